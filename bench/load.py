@@ -1,0 +1,649 @@
+"""Load test: many rooms of websocket bots against a running server, then an audit.
+
+It starts no game server: point it at one or more base URLs on loopback (several URLs spread
+each room's seats over them, so a room spans processes). It opens R rooms of 2 to 4 seats,
+one websocket bot client per seat (greedy strategy), plays complete hands for a bounded time
+and prints:
+
+- moves/s: moves acknowledged by their broadcast state, over the measured window;
+- move-to-broadcast p50/p95/p99: from sending a move to the mover receiving the state of the
+  version it made ("ack"), and to the last seat of the room receiving it ("fan-out");
+- websocket connections held (lowest and highest during the window) and errors by code.
+
+Then it audits every room through REST: every acknowledged move is in the room's log
+exactly once at the version it made, versions have no gaps, and every state seen on any
+websocket and the final state pass the card-conservation check (the seat's hand, the other
+hands' counts, the stock, the discard pile and the melds add up to the deck).
+
+The bots pace themselves (`--rate`, the offered moves/s over all rooms) so the latency is the
+server's, not a closed loop's queue. Several client processes (`--procs`) keep the clients'
+CPU from being the bottleneck; run them on the other core.
+
+`--floor` also measures, in the same run, the cheapest endpoint that writes one SQLite row
+per request (bench/floor_app.py, started here in its own process) and prints our ratio to it.
+
+    .venv/bin/rummy serve --port 8000 &
+    .venv/bin/python bench/load.py --url http://127.0.0.1:8000 --rooms 200 --duration 60 --floor
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from rawhttp import RawHTTP  # noqa: E402
+
+DECK_SIZE = {"classic": 52, "basic": 52, "rummy51": 106}
+PLAYING = ("draw", "play")
+
+
+# ---------------------------------------------------------------------------------------
+# Strategy: bots.get_strategy("greedy") over rules.legal_moves(view)
+
+
+class Chooser:
+    """Turns a wire `state` into the bot's next move (wire JSON), with the greedy strategy."""
+
+    def __init__(self, name: str, seed: int) -> None:
+        import rules
+        from bots import get_strategy
+
+        self._rules = rules
+        self._strategy = get_strategy(name)
+        self._rng = random.Random(seed)
+        self._fields = set(rules.SeatView.model_fields)
+
+    def choose(self, state: dict[str, Any]) -> dict[str, Any]:
+        rules = self._rules
+        view = rules.SeatView.model_validate({k: v for k, v in state.items() if k in self._fields})
+        legal = list(rules.legal_moves(view))
+        move = self._strategy.choose(view, legal, self._rng)
+        return rules.move_to_json(move)
+
+
+def conserved(state: dict[str, Any]) -> int:
+    """Cards accounted for in one seat's view; must equal the deck size at every version."""
+    others = sum(n for i, n in enumerate(state["hand_counts"]) if i != state["seat"])
+    return (
+        len(state["hand"])
+        + others
+        + state["stock_count"]
+        + state["discard_count"]
+        + sum(len(m["cards"]) for m in state["melds"])
+    )
+
+
+# ---------------------------------------------------------------------------------------
+# One client process: its share of the rooms
+
+
+@dataclass
+class Sent:
+    room: str
+    seat: int
+    version: int  # the version the move was sent against; it makes version + 1
+    move: dict[str, Any]
+    t: float
+    acked: bool = False
+
+
+@dataclass
+class Room:
+    id: str
+    players: int
+    variant: str
+    tokens: list[str]
+    urls: list[str]
+    sent: list[Sent] = field(default_factory=list)
+    by_version: dict[int, Sent] = field(default_factory=dict)  # in flight, by sent version
+    seen: dict[int, int] = field(default_factory=dict)  # version -> seats that received it
+    deck: int | None = None
+
+
+@dataclass
+class Stats:
+    ack_ms: list[float] = field(default_factory=list)
+    fanout_ms: list[float] = field(default_factory=list)
+    acked_in_window: int = 0
+    errors: Counter[str] = field(default_factory=Counter)
+    open_ws: int = 0
+    ws_low: int | None = None
+    ws_high: int = 0
+    hands_done: int = 0
+    reconnects: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    def problem(self, text: str) -> None:
+        self.errors["audit"] += 0  # keep the key order stable
+        if len(self.problems) < 20:
+            self.problems.append(text)
+
+
+class Child:
+    def __init__(self, args: argparse.Namespace, index: int) -> None:
+        self.args = args
+        self.index = index
+        self.urls: list[str] = args.url
+        self.stats = Stats()
+        self.rooms: list[Room] = []
+        self.window_start = 0.0
+        self.window_end = 0.0
+        self.stopping = False
+        self.chooser = Chooser(args.strategy, seed=args.seed * 1000 + index)
+
+    # -- setup ---------------------------------------------------------------------------
+    async def make_room(self, n: int, players: int) -> Room | None:
+        http = RawHTTP(self.urls[n % len(self.urls)])
+        try:
+            status, body = await http.request(
+                "POST",
+                "/api/rooms",
+                {"variant": self.args.variant, "players": players, "mode": "online",
+                 "name": f"load{n}"},
+            )
+            if status != 201:
+                self.stats.errors[f"create_{status}"] += 1
+                return None
+            room_id, tokens = body["room"], [body["token"]]
+            for seat in range(1, players):
+                status, joined = await http.request(
+                    "POST", f"/api/rooms/{room_id}/join", {"name": f"bot{seat}"}
+                )
+                if status != 201:
+                    self.stats.errors[f"join_{status}"] += 1
+                    return None
+                tokens.append(joined["token"])
+            # Seat i on URL n + i: with two URLs every room has seats on both processes.
+            urls = [self.urls[(n + s) % len(self.urls)] for s in range(players)]
+            return Room(room_id, players, self.args.variant, tokens, urls)
+        finally:
+            await http.close()
+
+    # -- play ----------------------------------------------------------------------------
+    def think(self) -> float:
+        mean = self.args.rooms / self.args.rate if self.args.rate > 0 else 0.0
+        return random.uniform(0.5 * mean, 1.5 * mean)
+
+    def in_window(self, t: float) -> bool:
+        return self.window_start <= t <= self.window_end
+
+    async def seat_loop(self, room: Room, seat: int) -> None:
+        from websockets.asyncio.client import connect
+        from websockets.exceptions import ConnectionClosed
+
+        url_index = self.urls.index(room.urls[seat])
+        last_version = -1
+        attempts = 0
+        while True:
+            base = self.urls[url_index % len(self.urls)]
+            parts = urlsplit(base)
+            ws_url = f"ws://{parts.netloc}/api/rooms/{room.id}/ws?token={room.tokens[seat]}"
+            try:
+                async with connect(ws_url, max_size=2**22, open_timeout=20) as ws:
+                    attempts = 0
+                    self.stats.open_ws += 1
+                    self.stats.ws_high = max(self.stats.ws_high, self.stats.open_ws)
+                    try:
+                        last_version = await self._play(ws, room, seat, last_version)
+                        return
+                    finally:
+                        self.stats.open_ws -= 1
+            except (ConnectionClosed, OSError, asyncio.TimeoutError) as exc:
+                if self.stopping:
+                    return
+                attempts += 1
+                self.stats.reconnects += 1
+                self.stats.errors[f"ws_{type(exc).__name__}"] += 1
+                if attempts > 20:
+                    self.stats.problem(f"{room.id} seat {seat}: gave up reconnecting")
+                    return
+                url_index += 1  # fail over to the next URL
+                await asyncio.sleep(min(0.1 * attempts, 1.0))
+
+    async def _play(self, ws: Any, room: Room, seat: int, last_version: int) -> int:
+        deadline_task: asyncio.Task[None] | None = None
+        pending_send: asyncio.Task[None] | None = None
+        voted: tuple[int, str] | None = None
+        while True:
+            timeout = None if not self.stopping else 2.0
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=timeout or 3600)
+            except asyncio.TimeoutError:
+                return last_version
+            now = time.perf_counter()
+            msg = json.loads(raw)
+            kind = msg.get("type")
+            if kind == "error":
+                self.stats.errors[msg.get("error", {}).get("code", "unknown")] += 1
+                continue
+            if kind != "state":
+                continue
+            state = msg["state"]
+            version = state["version"]
+            if version < last_version:
+                self.stats.problem(f"{room.id} seat {seat}: version went back {last_version}->{version}")
+            last_version = max(last_version, version)
+            self._check_state(room, seat, state)
+            self._note_broadcast(room, seat, state, now)
+            if self.stopping and not room.by_version:
+                return last_version
+            phase = state["phase"]
+            if phase in PLAYING and state["turn"] == seat and not self.stopping:
+                if pending_send is None or pending_send.done():
+                    pending_send = asyncio.create_task(self._move_after_think(ws, room, seat, state))
+            elif phase == "hand_over" and not self.stopping:
+                if seat == 0 and voted != (state["hand_number"], "next_hand"):
+                    self.stats.hands_done += 1
+                if voted != (state["hand_number"], "next_hand"):
+                    voted = (state["hand_number"], "next_hand")
+                    await ws.send(json.dumps({"type": "vote", "vote": "next_hand"}))
+            elif phase == "match_over" and not self.stopping:
+                if voted != (state["hand_number"], "new_match"):
+                    if seat == 0:
+                        self.stats.hands_done += 1
+                    voted = (state["hand_number"], "new_match")
+                    await ws.send(json.dumps({"type": "vote", "vote": "new_match"}))
+            del deadline_task
+
+    async def _move_after_think(self, ws: Any, room: Room, seat: int, state: dict[str, Any]) -> None:
+        delay = self.think()
+        if delay:
+            await asyncio.sleep(delay)
+        if self.stopping:
+            return
+        try:
+            move = self.chooser.choose(state)
+        except Exception as exc:  # a bot bug must not stop the load
+            self.stats.errors[f"bot_{type(exc).__name__}"] += 1
+            return
+        version = state["version"]
+        sent = Sent(room.id, seat, version, move, time.perf_counter())
+        room.sent.append(sent)
+        room.by_version[version] = sent
+        await ws.send(json.dumps({"type": "move", "move": move, "version": version}))
+
+    def _check_state(self, room: Room, seat: int, state: dict[str, Any]) -> None:
+        total = conserved(state)
+        expected = DECK_SIZE.get(state["variant"], room.deck)
+        if room.deck is None:
+            room.deck = expected if expected is not None else total
+        if total != room.deck:
+            self.stats.errors["conservation"] += 1
+            self.stats.problem(
+                f"{room.id} v{state['version']} seat {seat}: {total} cards, deck {room.deck}"
+            )
+
+    def _note_broadcast(self, room: Room, seat: int, state: dict[str, Any], now: float) -> None:
+        version = state["version"]
+        sent = room.by_version.get(version - 1)
+        if sent is None:
+            return
+        last = state.get("last_move") or {}
+        if last.get("seat") != sent.seat:
+            # Another change took that version: our move was not applied (an error frame
+            # says why). It must not appear in the log at version + 1.
+            room.by_version.pop(version - 1, None)
+            return
+        ms = (now - sent.t) * 1000
+        if seat == sent.seat:
+            sent.acked = True
+            if self.in_window(sent.t):
+                self.stats.ack_ms.append(ms)
+                self.stats.acked_in_window += 1
+        count = room.seen.get(version, 0) + 1
+        room.seen[version] = count
+        if count == room.players:
+            room.seen.pop(version, None)
+            room.by_version.pop(version - 1, None)
+            if self.in_window(sent.t):
+                self.stats.fanout_ms.append(ms)
+
+    async def sample_ws(self) -> None:
+        while not self.stopping:
+            await asyncio.sleep(0.5)
+            if self.in_window(time.perf_counter()):
+                low = self.stats.ws_low
+                self.stats.ws_low = self.stats.open_ws if low is None else min(low, self.stats.open_ws)
+
+    # -- audit ---------------------------------------------------------------------------
+    async def audit(self, room: Room) -> dict[str, int]:
+        result = Counter(rooms=1)
+        http = RawHTTP(self.urls[0])
+        try:
+            status, log = await http.request("GET", f"/api/rooms/{room.id}/log", token=room.tokens[0])
+            if status != 200:
+                result["log_http_error"] += 1
+                self.stats.problem(f"{room.id}: GET log {status}")
+                return result
+            entries = log_moves(log)
+            versions = [v for v, _, _ in entries if v is not None]
+            if versions and versions != sorted(set(versions)):
+                result["log_version_order"] += 1
+                self.stats.problem(f"{room.id}: log versions repeat or go back")
+            for seat in range(room.players):
+                status, state = await http.request(
+                    "GET", f"/api/rooms/{room.id}/state", token=room.tokens[seat]
+                )
+                if status != 200:
+                    result["state_http_error"] += 1
+                    continue
+                self._check_state(room, seat, state)
+            by_version: dict[int, list[tuple[int, dict[str, Any]]]] = {}
+            for version, seat, move in entries:
+                if version is not None:
+                    by_version.setdefault(version, []).append((seat, move))
+            for sent in room.sent:
+                made = sent.version + 1
+                matches = [
+                    1 for seat, move in by_version.get(made, ()) if seat == sent.seat and same_move(move, sent.move)
+                ]
+                if sent.acked:
+                    result["acked"] += 1
+                    if len(matches) == 0:
+                        result["lost"] += 1
+                        self.stats.problem(f"{room.id}: acked move v{made} seat {sent.seat} not in log")
+                    elif len(matches) > 1:
+                        result["duplicated"] += 1
+                        self.stats.problem(f"{room.id}: acked move v{made} seat {sent.seat} logged {len(matches)}x")
+                elif len(matches) > 1:
+                    result["duplicated"] += 1
+            if versions:
+                gaps = log_gaps(log)
+                if gaps:
+                    result["version_gaps"] += gaps
+                    self.stats.problem(f"{room.id}: {gaps} version gaps in the log")
+            return result
+        finally:
+            await http.close()
+
+    # -- run -----------------------------------------------------------------------------
+    async def run(self, share: list[tuple[int, int]], start_at: float) -> dict[str, Any]:
+        made = await asyncio.gather(*(self.make_room(n, p) for n, p in share))
+        self.rooms = [r for r in made if r is not None]
+        # Everyone starts together: the parent passes a wall-clock start time.
+        await asyncio.sleep(max(0.0, start_at - time.time()))
+        t0 = time.perf_counter()
+        self.window_start = t0 + self.args.warmup
+        self.window_end = self.window_start + self.args.duration
+        sampler = asyncio.create_task(self.sample_ws())
+        tasks = [
+            asyncio.create_task(self.seat_loop(room, seat))
+            for room in self.rooms
+            for seat in range(room.players)
+        ]
+        await asyncio.sleep(self.window_end - time.perf_counter())
+        self.stopping = True
+        await asyncio.wait(tasks, timeout=15)
+        for task in tasks:
+            task.cancel()
+        sampler.cancel()
+        audit = Counter[str]()
+        for i in range(0, len(self.rooms), 20):
+            for part in await asyncio.gather(*(self.audit(r) for r in self.rooms[i : i + 20])):
+                audit.update(part)
+        return {
+            "ack_ms": self.stats.ack_ms,
+            "fanout_ms": self.stats.fanout_ms,
+            "acked_in_window": self.stats.acked_in_window,
+            "errors": dict(self.stats.errors),
+            "ws_low": self.stats.ws_low or 0,
+            "ws_high": self.stats.ws_high,
+            "hands_done": self.stats.hands_done,
+            "reconnects": self.stats.reconnects,
+            "problems": self.stats.problems,
+            "audit": dict(audit),
+            "rooms": len(self.rooms),
+            "seats": sum(r.players for r in self.rooms),
+        }
+
+
+def log_moves(log: Any) -> list[tuple[int | None, int, dict[str, Any]]]:
+    """(version made, seat, move) for every move in a room's log, whatever hand it is in."""
+    hands = log.get("hands", []) if isinstance(log, dict) else log
+    out: list[tuple[int | None, int, dict[str, Any]]] = []
+    for hand in hands:
+        for entry in hand.get("moves", []):
+            out.append((entry.get("version"), entry["seat"], entry["move"]))
+    return out
+
+
+def log_gaps(log: Any) -> int:
+    """Missing versions between consecutive log entries of one hand.
+
+    Votes and hand starts take versions too and are not moves, so only consecutive moves of
+    one hand must have consecutive versions (a turn's moves are never interleaved with a vote).
+    """
+    hands = log.get("hands", []) if isinstance(log, dict) else log
+    gaps = 0
+    for hand in hands:
+        versions = [e.get("version") for e in hand.get("moves", []) if e.get("version") is not None]
+        for a, b in zip(versions, versions[1:], strict=False):
+            if b != a + 1:
+                gaps += 1
+    return gaps
+
+
+def same_move(logged: dict[str, Any], sent: dict[str, Any]) -> bool:
+    if logged.get("type") != sent.get("type"):
+        return False
+    if sent["type"] == "draw":
+        return logged.get("source") == sent.get("source")
+    return all(json.dumps(logged.get(k)) == json.dumps(v) for k, v in sent.items() if v is not None)
+
+
+def child_main(args: argparse.Namespace) -> None:
+    share = json.loads(args.child_share)
+    try:
+        import uvloop
+
+        uvloop.install()
+    except ImportError:
+        pass
+    result = asyncio.run(Child(args, args.child_index).run(share, args.child_start))
+    sys.stdout.write(json.dumps(result))
+    sys.stdout.flush()
+
+
+# ---------------------------------------------------------------------------------------
+# The floor: bench/floor_app.py driven by raw keep-alive connections
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def _drive_floor(url: str, conns: int, duration: float) -> tuple[int, list[float], int]:
+    lat: list[float] = []
+    errors = 0
+    done = 0
+    end = time.perf_counter() + duration
+
+    async def one(i: int) -> None:
+        nonlocal errors, done
+        http = RawHTTP(url)
+        version = 0
+        try:
+            while time.perf_counter() < end:
+                t = time.perf_counter()
+                status, _ = await http.request(
+                    "POST", "/write", {"room": f"r{i}", "version": version, "move": {"type": "draw", "source": "stock"}}
+                )
+                lat.append((time.perf_counter() - t) * 1000)
+                if status == 200:
+                    done += 1
+                    version += 1
+                else:
+                    errors += 1
+        finally:
+            await http.close()
+
+    await asyncio.gather(*(one(i) for i in range(conns)))
+    return done, lat, errors
+
+
+def run_floor(conns: int, duration: float) -> dict[str, Any]:
+    port = free_port()
+    with tempfile.TemporaryDirectory() as tmp:
+        proc = subprocess.Popen(
+            [sys.executable, str(ROOT / "bench" / "floor_app.py"), "--port", str(port),
+             "--db", os.path.join(tmp, "floor.db")],
+        )
+        try:
+            url = f"http://127.0.0.1:{port}"
+            for _ in range(100):
+                try:
+                    with socket.create_connection(("127.0.0.1", port), timeout=0.2):
+                        break
+                except OSError:
+                    time.sleep(0.1)
+            done, lat, errors = asyncio.run(_drive_floor(url, conns, duration))
+        finally:
+            proc.terminate()
+            proc.wait(10)
+    return {"rate": done / duration, "lat": lat, "errors": errors}
+
+
+# ---------------------------------------------------------------------------------------
+# The parent: spread rooms over client processes, collect, print
+
+
+def pct(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description="Rummy load test: websocket bots + audit.")
+    parser.add_argument("--url", action="append", help="server base URL (repeat to spread seats)")
+    parser.add_argument("--rooms", type=int, default=200)
+    parser.add_argument("--players", default="2-4", help="seats per room: N or LO-HI (cycled)")
+    parser.add_argument("--variant", default="basic")
+    parser.add_argument("--strategy", default="greedy")
+    parser.add_argument("--duration", type=float, default=60.0, help="measured seconds")
+    parser.add_argument("--warmup", type=float, default=3.0, help="unmeasured seconds first")
+    parser.add_argument("--rate", type=float, default=600.0, help="offered moves/s, all rooms")
+    parser.add_argument("--procs", type=int, default=2, help="client processes")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--floor", action="store_true", help="also measure bench/floor_app.py")
+    parser.add_argument("--floor-conns", type=int, default=32)
+    parser.add_argument("--floor-duration", type=float, default=10.0)
+    parser.add_argument("--json", help="also write the summary here")
+    parser.add_argument("--child-index", type=int, help=argparse.SUPPRESS)
+    parser.add_argument("--child-share", help=argparse.SUPPRESS)
+    parser.add_argument("--child-start", type=float, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    args.url = args.url or ["http://127.0.0.1:8000"]
+    for url in args.url:
+        if urlsplit(url).hostname not in ("127.0.0.1", "localhost", "::1"):
+            parser.error(f"{url}: load goes to loopback only")
+    if args.child_index is not None:
+        child_main(args)
+        return 0
+
+    lo, _, hi = args.players.partition("-")
+    sizes = list(range(int(lo), int(hi or lo) + 1))
+    plan = [(n, sizes[n % len(sizes)]) for n in range(args.rooms)]
+    procs = max(1, min(args.procs, args.rooms))
+    start_at = time.time() + 3.0 + args.rooms / 100
+    children = []
+    for i in range(procs):
+        share = plan[i::procs]
+        cmd = [sys.executable, __file__, "--child-index", str(i), "--child-share", json.dumps(share),
+               "--child-start", str(start_at), "--variant", args.variant, "--strategy", args.strategy,
+               "--duration", str(args.duration), "--warmup", str(args.warmup),
+               "--rate", str(args.rate), "--rooms", str(args.rooms), "--seed", str(args.seed)]
+        for url in args.url:
+            cmd += ["--url", url]
+        children.append(subprocess.Popen(cmd, stdout=subprocess.PIPE))
+    results = []
+    for child in children:
+        out, _ = child.communicate(timeout=args.warmup + args.duration + 600)
+        if child.returncode != 0:
+            print(f"client process failed with {child.returncode}", file=sys.stderr)
+            return 2
+        results.append(json.loads(out))
+
+    ack = [x for r in results for x in r["ack_ms"]]
+    fan = [x for r in results for x in r["fanout_ms"]]
+    acked = sum(r["acked_in_window"] for r in results)
+    errors: Counter[str] = Counter()
+    audit: Counter[str] = Counter()
+    for r in results:
+        errors.update(r["errors"])
+        audit.update(r["audit"])
+    errors = Counter({k: v for k, v in errors.items() if v})
+    rate = acked / args.duration
+    summary: dict[str, Any] = {
+        "urls": args.url,
+        "rooms": sum(r["rooms"] for r in results),
+        "websockets": sum(r["seats"] for r in results),
+        "duration_s": args.duration,
+        "moves_per_s": round(rate, 1),
+        "ack_ms": {q: round(pct(ack, p), 1) for q, p in (("p50", 0.5), ("p95", 0.95), ("p99", 0.99))},
+        "fanout_ms": {q: round(pct(fan, p), 1) for q, p in (("p50", 0.5), ("p95", 0.95), ("p99", 0.99))},
+        "ws_held_low": sum(r["ws_low"] for r in results),
+        "ws_held_high": sum(r["ws_high"] for r in results),
+        "hands_completed": sum(r["hands_done"] for r in results),
+        "reconnects": sum(r["reconnects"] for r in results),
+        "errors": dict(errors),
+        "audit": dict(audit),
+    }
+    print(f"target            {' '.join(args.url)}")
+    print(f"rooms/websockets  {summary['rooms']} rooms, {summary['websockets']} websockets "
+          f"(held {summary['ws_held_low']}..{summary['ws_held_high']} during the window)")
+    print(f"moves/s           {summary['moves_per_s']} acknowledged over {args.duration:.0f} s "
+          f"({acked} moves, {summary['hands_completed']} hands completed)")
+    a, f = summary["ack_ms"], summary["fanout_ms"]
+    print(f"move->ack ms      p50 {a['p50']}  p95 {a['p95']}  p99 {a['p99']}")
+    print(f"move->fan-out ms  p50 {f['p50']}  p95 {f['p95']}  p99 {f['p99']}")
+    print(f"errors            {dict(errors) or 0}  (reconnects {summary['reconnects']})")
+    lost, dup, gaps = audit.get("lost", 0), audit.get("duplicated", 0), audit.get("version_gaps", 0)
+    bad = errors.get("conservation", 0)
+    print(f"audit             {audit.get('rooms', 0)} rooms, {audit.get('acked', 0)} acked moves: "
+          f"{lost} lost, {dup} duplicated, {gaps} version gaps, {bad} conservation failures")
+    problems = [p for r in results for p in r["problems"]][:10]
+    for p in problems:
+        print(f"  problem: {p}")
+    if args.floor:
+        floor = run_floor(args.floor_conns, args.floor_duration)
+        summary["floor"] = {
+            "rate": round(floor["rate"], 1),
+            "p50": round(pct(floor["lat"], 0.5), 1),
+            "p99": round(pct(floor["lat"], 0.99), 1),
+            "errors": floor["errors"],
+            "ratio": round(rate / floor["rate"], 3) if floor["rate"] else None,
+        }
+        fl = summary["floor"]
+        print(f"floor             {fl['rate']} one-row SQLite writes/s ({args.floor_conns} conns, "
+              f"p50 {fl['p50']} ms, p99 {fl['p99']} ms, {fl['errors']} errors)")
+        print(f"ratio             {fl['ratio']} of the floor")
+    if args.json:
+        Path(args.json).write_text(json.dumps(summary, indent=2))
+    failed = lost or dup or gaps or bad or audit.get("log_http_error", 0)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
