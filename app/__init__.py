@@ -1,0 +1,1 @@
+"""The rummy server: FastAPI over SQLAlchemy async, calling `rules` for every decision."""

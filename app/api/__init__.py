@@ -1,0 +1,1 @@
+"""REST and websocket routes; each stays short and leaves decisions to app.game and rules."""

@@ -1,0 +1,87 @@
+"""Rooms: variants, create, join, public summary, a seat's view and the hand log."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+import rules
+from app.api.schemas import CreateRoomRequest, JoinRequest
+from app.deps import GameDep, RoomId, SeatDep
+from app.views import (
+    CreatedRoom,
+    JoinedRoom,
+    RoomLog,
+    RoomSummary,
+    RoomView,
+    build_summary,
+)
+
+router = APIRouter(prefix="/api", tags=["rooms"])
+
+
+def _url(request: Request, path: str) -> str:
+    return str(request.base_url).rstrip("/") + path
+
+
+@router.get("/variants", response_model=list[rules.RuleSet])
+async def list_variants() -> list[rules.RuleSet]:
+    """The rule sets: players range, hand size, target or limit and every rule switch."""
+    return list(rules.VARIANTS.values())
+
+
+@router.post("/rooms", status_code=201, response_model=CreatedRoom)
+async def create_room(body: CreateRoomRequest, game: GameDep, request: Request) -> CreatedRoom:
+    """Create a room; the creator takes seat 0. In `local` mode `tokens` holds every seat."""
+    room, tokens = await game.create(
+        variant=body.variant,
+        players=body.players,
+        mode=body.mode,
+        name=body.name.strip() or "Player 1",
+        bots=body.bots,
+        seed=body.seed,
+        deal=body.deal,
+    )
+    token = tokens[0]
+    assert token is not None
+    return CreatedRoom(
+        room=room,
+        seat=0,
+        token=token,
+        invite_url=_url(request, f"/r/{room}"),
+        seat_url=_url(request, f"/r/{room}#seat={token}"),
+        tokens=[t or "" for t in tokens] if body.mode == "local" else None,
+    )
+
+
+@router.post("/rooms/{room}/join", status_code=201, response_model=JoinedRoom)
+async def join_room(
+    room: RoomId, game: GameDep, request: Request, body: JoinRequest | None = None
+) -> JoinedRoom:
+    """Take the lowest free seat; 409 `room_full` when there is none."""
+    name = body.name.strip() if body else ""
+    seat, token = await game.join(room, name or None)
+    return JoinedRoom(
+        room=room, seat=seat, token=token, seat_url=_url(request, f"/r/{room}#seat={token}")
+    )
+
+
+@router.get("/rooms/{room}", response_model=RoomSummary)
+async def room_summary(room: RoomId, game: GameDep) -> RoomSummary:
+    """Public summary: variant, players, seats (name, taken, connected, bot), status."""
+    snap = await game.snapshot(room)
+    return build_summary(snap, await game.hub.presence(room))
+
+
+@router.get("/rooms/{room}/state", response_model=RoomView)
+async def room_state(room: RoomId, seat: SeatDep, game: GameDep) -> RoomView:
+    """This seat's view of the room."""
+    snap = await game.snapshot(room)
+    game.wake_bots(room, snap)
+    return await game.view(room, seat, snap)
+
+
+@router.get("/rooms/{room}/log", response_model=RoomLog)
+async def room_log(room: RoomId, seat: SeatDep, game: GameDep) -> RoomLog:
+    """Every finished hand: its deal (rules.hand_start, seed included) and every move, in
+    order. `rules.replay(start, [(seat, move), ...])` rebuilds the hand's end."""
+    return RoomLog(room=room, hands=await game.hand_log(room))

@@ -1,0 +1,43 @@
+"""Request bodies."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, Field
+
+import rules
+
+Name = Annotated[str, Field(max_length=40)]
+
+
+class CreateRoomRequest(BaseModel):
+    variant: str = Field("classic", max_length=32, examples=["classic", "basic", "rummy51"])
+    players: int | None = Field(None, ge=2, le=8, description="default: the variant's fewest")
+    mode: Literal["online", "local", "computer"] = "online"
+    name: Name = "Player 1"
+    bots: dict[str, Annotated[str, Field(max_length=32)]] = Field(
+        default_factory=dict,
+        max_length=8,
+        description='seat number -> strategy or level, e.g. {"1": "greedy"}',
+    )
+    seed: int | None = Field(
+        None, ge=0, le=2**63, description="RUMMY_ALLOW_FIXED_DEALS only: deterministic shuffle"
+    )
+    deal: rules.Deal | None = Field(
+        None, description="RUMMY_ALLOW_FIXED_DEALS only: the first hand's cards"
+    )
+
+
+class JoinRequest(BaseModel):
+    name: Name = ""
+
+
+class MoveRequest(BaseModel):
+    move: rules.Move
+    version: int = Field(ge=0, le=2**31, description="the version of the view the move is for")
+
+
+class VoteRequest(BaseModel):
+    vote: rules.VoteKind
+    version: int | None = Field(None, ge=0, le=2**31, description="optional stale check")

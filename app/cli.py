@@ -1,0 +1,69 @@
+"""`rummy` command line: `serve` here; `bot` and `tournament` come from bots/cli.py."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import sys
+from collections.abc import Sequence
+
+
+def _serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from app import migrate
+    from app.config import get_settings
+    from app.db import create_engine
+    from app.main import create_app
+
+    settings = get_settings()
+
+    async def upgrade() -> None:
+        engine = create_engine(settings.database_url)
+        try:
+            await migrate.upgrade(engine)
+        finally:
+            await engine.dispose()
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    asyncio.run(upgrade())
+    config = uvicorn.Config(
+        create_app(settings),
+        host=args.host,
+        port=args.port,
+        # The access log would print websocket URLs, and they carry seat tokens.
+        access_log=False,
+        ws_max_size=settings.ws_max_frame_bytes,
+        lifespan="on",
+    )
+    uvicorn.Server(config).run()
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="rummy", description="An online Rummy table.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    serve = commands.add_parser(
+        "serve", help="migrate the database to head and serve the API, websocket and web app"
+    )
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.set_defaults(func=_serve)
+    try:
+        from bots.cli import register
+    except ImportError:
+        pass  # the bots package adds `bot` and `tournament` once it is there
+    else:
+        register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    result = args.func(args)
+    return int(result or 0)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,83 @@
+"""Computer seats: pick a bot's move with the strategies of `bots/`.
+
+Until `bots.get_strategy` exists (another package, written in parallel) a small fallback
+plays: draw from the stock, lay every meld it is offered, discard its highest card.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Sequence
+from typing import Protocol
+
+import rules
+
+log = logging.getLogger("rummy.computer")
+
+NAMES = ("random", "greedy", "expert", "easy", "medium", "hard")
+DEFAULT = "greedy"
+RANK_VALUE = {r: i for i, r in enumerate("A23456789TJQK", start=1)}
+
+
+class Strategy(Protocol):
+    def choose(
+        self, view: rules.SeatView, legal: Sequence[rules.Move], rng: random.Random
+    ) -> rules.Move: ...
+
+
+class _Fallback:
+    def choose(
+        self, view: rules.SeatView, legal: Sequence[rules.Move], rng: random.Random
+    ) -> rules.Move:
+        for move in legal:
+            if isinstance(move, rules.Draw) and move.source == "stock":
+                return move
+        melds = [m for m in legal if isinstance(m, rules.Meld)]
+        if melds:
+            return max(melds, key=lambda m: sum(len(x) for x in m.melds))
+        discards = [m for m in legal if isinstance(m, rules.Discard)]
+        if discards:
+            return max(discards, key=lambda m: _value(m.card))
+        return legal[0]
+
+
+def _value(card: str) -> int:
+    return 30 if card == "JK" else RANK_VALUE.get(card[0], 0)
+
+
+def get_strategy(name: str) -> Strategy:
+    """The bots package's strategy for `name`, or the fallback when it is not there yet."""
+    try:
+        from bots import get_strategy as bots_strategy
+    except ImportError:
+        return _Fallback()
+    strategy: Strategy = bots_strategy(name)
+    return strategy
+
+
+def choose_move(name: str, view: rules.SeatView, rng: random.Random) -> rules.Move:
+    """The move the bot `name` plays from `view`; never raises for a bot's own mistakes."""
+    legal = list(rules.legal_moves(view))
+    if not legal:
+        raise RuntimeError("a bot's turn with no legal move")
+    try:
+        move = get_strategy(name).choose(view, legal, rng)
+    except Exception:  # a broken strategy must not stop the table
+        log.exception("bot strategy %s failed; playing the fallback", name)
+        move = _Fallback().choose(view, legal, rng)
+    return move
+
+
+def fallback_move(view: rules.SeatView, rng: random.Random) -> rules.Move:
+    return _Fallback().choose(view, list(rules.legal_moves(view)), rng)
+
+
+def is_known(name: str) -> bool:
+    if name in NAMES:
+        return True
+    try:
+        get_strategy(name)
+    except Exception:
+        return False
+    return True

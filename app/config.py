@@ -1,0 +1,37 @@
+"""Settings from the environment (prefix RUMMY_), read once per process."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(env_prefix="RUMMY_", extra="ignore")
+
+    database_url: str = "sqlite+aiosqlite:///./data/rummy.db"
+    # Fixed seeds and deals make hands predictable: only for tests and puzzles.
+    allow_fixed_deals: bool = False
+    room_ttl_days: float = 7
+    # Unset: one process, in-memory fan-out. Set: websocket events go through Redis pub/sub.
+    redis_url: str | None = None
+    # How often the purge task looks for expired rooms.
+    purge_interval_seconds: float = 3600
+    # Hostile-input limits (app/limits.py): token buckets per client address, "<n>/<period>"
+    # or "off"; body and websocket frame caps; idle websocket timeout.
+    rate_limit_enabled: bool = True
+    rate_create: str = "600/minute"
+    rate_join: str = "1200/minute"
+    rate_move: str = "6000/minute"
+    rate_auth_fail: str = "600/minute"
+    max_body_bytes: int = 64 * 1024
+    ws_max_frame_bytes: int = 64 * 1024
+    ws_idle_seconds: float = 600.0
+    # Where the static web app lives (index.html, js/, css/).
+    web_dir: str | None = None
+
+
+@lru_cache
+def get_settings() -> Settings:
+    return Settings()

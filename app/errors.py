@@ -1,0 +1,85 @@
+"""App errors: each has a stable `code` (public API) and an HTTP status.
+
+Rules errors (rules.IllegalMove) are mapped beside these in main.py's one handler.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+
+class AppError(Exception):
+    status: ClassVar[int] = 400
+    code: ClassVar[str] = "bad_request"
+
+    def __init__(self, message: str, **extra: Any) -> None:
+        super().__init__(message)
+        self.message = message
+        # Extra top-level fields of the error body, e.g. the current view for stale_version.
+        self.extra = extra
+
+
+class Unauthorized(AppError):
+    status = 401
+    code = "unauthorized"
+
+
+class Forbidden(AppError):
+    status = 403
+    code = "forbidden"
+
+
+class RoomNotFound(AppError):
+    status = 404
+    code = "room_not_found"
+
+
+class NotFound(AppError):
+    status = 404
+    code = "not_found"
+
+
+class StaleVersion(AppError):
+    status = 409
+    code = "stale_version"
+
+
+class RoomFull(AppError):
+    status = 409
+    code = "room_full"
+
+
+class WaitingForPlayers(AppError):
+    status = 409
+    code = "waiting_for_players"
+
+
+class RoomExpired(AppError):
+    status = 410
+    code = "room_expired"
+
+
+class InvalidRequest(AppError):
+    status = 422
+    code = "invalid_request"
+
+
+class RateLimited(AppError):
+    status = 429
+    code = "rate_limited"
+
+
+# Rules codes that mean "not now" rather than "not legal".
+_CONFLICT_CODES = frozenset({"not_your_turn", "wrong_phase"})
+
+
+def error_payload(exc: Exception) -> tuple[int, dict[str, Any]]:
+    """(status, body) of an app or rules error: the one place codes become statuses."""
+    from rules import IllegalMove  # rules is a sibling package; imported late on purpose
+
+    if isinstance(exc, AppError):
+        return exc.status, {"error": {"code": exc.code, "message": exc.message}, **exc.extra}
+    if isinstance(exc, IllegalMove):
+        status = 409 if exc.code in _CONFLICT_CODES else 422
+        return status, {"error": {"code": exc.code, "message": exc.message}}
+    raise TypeError(f"not an API error: {type(exc).__name__}")

@@ -1,0 +1,353 @@
+"""The room service: create, join, and the one path every move and vote takes.
+
+Move path (lila's guard, pure apply, save, publish):
+    async with hub.lock(room):                       # orders writers in this process
+        snap = load(room); check expiry and version
+        new = rules.apply(snap.state, seat, move)    # raises IllegalMove, nothing written
+        store.commit(snap, entry)                    # UPDATE ... WHERE version = v (CAS)
+        hub.publish(room)                            # each socket gets its own view
+        play the bots' turns, each through the same commit
+An accepted move is committed before it is acknowledged or broadcast.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import json
+import logging
+import random
+import secrets
+from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+import rules
+from app import computer
+from app.config import Settings
+from app.errors import (
+    Forbidden,
+    InvalidRequest,
+    RoomExpired,
+    RoomFull,
+    StaleVersion,
+    Unauthorized,
+    WaitingForPlayers,
+)
+from app.hub import Hub
+from app.store import Commit, NewSeat, Snapshot, Store
+from app.views import PLAYING, LogHand, LogMove, LogVote, RoomView, build_view
+
+log = logging.getLogger("rummy.game")
+
+Clock = Callable[[], datetime]
+# A bound on consecutive bot turns in one go, so a rules bug cannot spin forever.
+MAX_BOT_TURNS = 2000
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)  # 256 bits
+
+
+def seed_bytes(seed: int) -> bytes:
+    """A fixed deal's integer seed as the 32 bytes rules.new_game takes."""
+    return hashlib.sha256(f"rummy-fixed-seed:{seed}".encode()).digest()
+
+
+class Game:
+    def __init__(self, store: Store, hub: Hub, settings: Settings, clock: Clock = utcnow) -> None:
+        self.store = store
+        self.hub = hub
+        self.settings = settings
+        self.clock = clock
+        self._rng = random.Random(secrets.randbits(64))
+        self._bot_tasks: set[asyncio.Task[None]] = set()
+
+    # -- reading ---------------------------------------------------------------------------
+
+    @property
+    def ttl(self) -> timedelta:
+        return timedelta(days=self.settings.room_ttl_days)
+
+    async def snapshot(self, room_id: str) -> Snapshot:
+        """Raises RoomNotFound, RoomExpired."""
+        snap = await self.store.load(room_id)
+        if self.clock() - snap.active_at > self.ttl:
+            raise RoomExpired(f"room {room_id} expired after {self.settings.room_ttl_days:g} days")
+        return snap
+
+    async def authorize(self, room_id: str, token: str | None) -> int:
+        """The seat `token` acts for in `room_id`.
+
+        Raises RoomNotFound or RoomExpired first (the room is checked before the token),
+        then Unauthorized (no or unknown token) or Forbidden (a token of another room).
+        """
+        await self.snapshot(room_id)
+        if not token:
+            raise Unauthorized("a seat token is required")
+        found = await self.store.seat_of(hash_token(token))
+        if found is None:
+            raise Unauthorized("unknown seat token")
+        if found[0] != room_id:
+            raise Forbidden("this token belongs to another room")
+        return found[1]
+
+    async def view(self, room_id: str, seat: int, snap: Snapshot | None = None) -> RoomView:
+        snap = snap or await self.snapshot(room_id)
+        return build_view(snap, seat, await self.hub.presence(room_id))
+
+    # -- creating and joining --------------------------------------------------------------
+
+    async def create(
+        self,
+        *,
+        variant: str,
+        players: int | None,
+        mode: str,
+        name: str,
+        bots: dict[str, str],
+        seed: int | None,
+        deal: rules.Deal | None,
+    ) -> tuple[str, list[str | None]]:
+        """A new room; returns its id and the token of every human seat (None for bots)."""
+        if (seed is not None or deal is not None) and not self.settings.allow_fixed_deals:
+            raise Forbidden("fixed deals are turned off on this server")
+        if variant not in rules.VARIANTS:
+            raise InvalidRequest(f"unknown variant {variant!r}; see GET /api/variants")
+        ruleset = rules.get_variant(variant)
+        low, high = players_range(ruleset)
+        players = low if players is None else players
+        if not low <= players <= high:
+            raise InvalidRequest(f"{variant} takes {low} to {high} players")
+        seat_bots = self._seat_bots(mode, players, bots)
+        state = rules.new_game(
+            variant,
+            players,
+            seed=seed_bytes(seed) if seed is not None else secrets.token_bytes(32),
+            deal=deal,
+        )
+        tokens: list[str | None] = []
+        seats: list[NewSeat] = []
+        for i in range(players):
+            bot = seat_bots.get(i)
+            human_here = i == 0 or (mode == "local" and bot is None)
+            token = new_token() if human_here else None
+            tokens.append(token)
+            seat_name = name if i == 0 else (f"Player {i + 1}" if human_here else None)
+            if bot is not None:
+                seat_name = f"{bot.capitalize()} bot"
+            seats.append(
+                NewSeat(name=seat_name, token_hash=hash_token(token) if token else None, bot=bot)
+            )
+        room_id = secrets.token_urlsafe(9)  # 72 bits
+        await self.store.create(
+            room_id,
+            variant=variant,
+            players=players,
+            mode=mode,
+            state=state,
+            seats=seats,
+            now=self.clock(),
+        )
+        log.info("room created: %s %s %d players", mode, variant, players)
+        return room_id, tokens
+
+    def _seat_bots(self, mode: str, players: int, bots: dict[str, str]) -> dict[int, str]:
+        seat_bots: dict[int, str] = {}
+        for key, strategy in bots.items():
+            if not key.isdigit() or not 1 <= int(key) < players:
+                raise InvalidRequest(f"bots: seat {key!r} must be a number from 1 to {players - 1}")
+            if not computer.is_known(strategy):
+                raise InvalidRequest(f"bots: unknown strategy {strategy!r}")
+            seat_bots[int(key)] = strategy
+        if mode == "computer":
+            for i in range(1, players):
+                seat_bots.setdefault(i, computer.DEFAULT)
+        return seat_bots
+
+    async def join(self, room_id: str, name: str | None) -> tuple[int, str]:
+        await self.snapshot(room_id)
+        token = new_token()
+        seat = await self.store.take_seat(
+            room_id, name=name, token_hash=hash_token(token), now=self.clock()
+        )
+        if seat is None:
+            raise RoomFull("every seat of this room is taken")
+        await self.hub.publish(room_id, {"kind": "state"})
+        return seat, token
+
+    # -- the move path ---------------------------------------------------------------------
+
+    async def move(
+        self, room_id: str, seat: int, move: rules.Move, version: int | None
+    ) -> RoomView:
+        def apply(state: rules.GameState, snap: Snapshot) -> rules.GameState:
+            return rules.apply(state, seat, move)
+
+        payload = rules.move_to_json(move)
+        return await self._act(room_id, seat, version, "move", payload, apply)
+
+    async def vote(
+        self, room_id: str, seat: int, kind: rules.VoteKind, version: int | None
+    ) -> RoomView:
+        def apply(state: rules.GameState, snap: Snapshot) -> rules.GameState:
+            # Bots always agree, so only humans vote; in a local room the holder decides.
+            if snap.mode == "local":
+                voters: tuple[int, ...] = (seat,)
+            else:
+                voters = tuple(s.seat for s in snap.seats if s.bot is None)
+            return rules.vote(state, seat, kind, voters)
+
+        return await self._act(room_id, seat, version, "vote", {"vote": kind}, apply)
+
+    async def _act(
+        self,
+        room_id: str,
+        seat: int,
+        version: int | None,
+        kind: str,
+        payload: dict[str, Any],
+        apply: Callable[[rules.GameState, Snapshot], rules.GameState],
+    ) -> RoomView:
+        async with self.hub.lock(room_id):
+            snap = await self.snapshot(room_id)
+            if version is not None and version != snap.version:
+                raise await self._stale(room_id, seat, f"version {version} is stale")
+            if snap.is_waiting:
+                raise WaitingForPlayers("wait until every seat is taken")
+            new_state = apply(snap.state, snap)
+            await self._commit(snap, Commit(seat=seat, kind=kind, payload=payload, state=new_state))
+            await self._play_bots(room_id)
+        return await self.view(room_id, seat)
+
+    async def _stale(self, room_id: str, seat: int, message: str) -> StaleVersion:
+        view = await self.view(room_id, seat)
+        return StaleVersion(
+            f"{message}: the room is at version {view.version}", state=view.model_dump(mode="json")
+        )
+
+    async def _commit(self, snap: Snapshot, entry: Commit) -> None:
+        entry = _mark_hands(snap, entry)
+        try:
+            await self.store.commit(snap, entry, self.clock())
+        except StaleVersion:
+            raise await self._stale(snap.id, entry.seat, "another move was applied first") from None
+        await self.hub.publish(snap.id, {"kind": "state"})
+
+    async def _play_bots(self, room_id: str) -> None:
+        """Play every consecutive bot turn now, each as its own committed move."""
+        for _ in range(MAX_BOT_TURNS):
+            snap = await self.snapshot(room_id)
+            seat = bot_to_move(snap)
+            if seat is None:
+                return
+            view = rules.seat_view(snap.state, seat)
+            name = snap.bot_seats[seat]
+            move = await asyncio.to_thread(computer.choose_move, name, view, self._rng)
+            try:
+                new_state = rules.apply(snap.state, seat, move)
+            except rules.IllegalMove:
+                log.warning("bot %s chose an illegal move; playing the fallback", name)
+                move = computer.fallback_move(view, self._rng)
+                new_state = rules.apply(snap.state, seat, move)
+            entry = Commit(
+                seat=seat, kind="move", payload=rules.move_to_json(move), state=new_state
+            )
+            try:
+                await self._commit(snap, entry)
+            except StaleVersion:
+                return  # another process played this turn
+
+    def wake_bots(self, room_id: str, snap: Snapshot) -> None:
+        """If a bot is to move (say after a restart cut its turn short), play it soon."""
+        if bot_to_move(snap) is None:
+            return
+
+        async def run() -> None:
+            async with self.hub.lock(room_id):
+                await self._play_bots(room_id)
+
+        task = asyncio.create_task(run())
+        self._bot_tasks.add(task)
+        task.add_done_callback(self._bot_tasks.discard)
+
+    # -- the log and expiry ----------------------------------------------------------------
+
+    async def hand_log(self, room_id: str) -> list[LogHand]:
+        hands = []
+        for hand, entries in await self.store.finished_hands(room_id):
+            start = rules.GameState.model_validate_json(hand.start)
+            moves = [
+                LogMove(version=e.version, seat=e.seat, move=rules.parse_move(json.loads(e.move)))
+                for e in entries
+                if e.kind == "move"
+            ]
+            votes = [
+                LogVote(version=e.version, seat=e.seat, vote=json.loads(e.move)["vote"])
+                for e in entries
+                if e.kind == "vote"
+            ]
+            end = rules.replay(start, [(m.seat, m.move) for m in moves])
+            result = rules.seat_view(end, 0).hand_result
+            hands.append(
+                LogHand(
+                    hand=hand.seq,
+                    start=start,
+                    start_version=hand.start_version,
+                    end_version=hand.end_version or 0,
+                    moves=moves,
+                    votes=votes,
+                    result=result,
+                )
+            )
+        return hands
+
+    async def purge(self) -> int:
+        return await self.store.purge(self.clock() - self.ttl)
+
+
+def players_range(ruleset: Any) -> tuple[int, int]:
+    """(fewest, most) players of a rule set."""
+    for low_name, high_name in (("min_players", "max_players"), ("players_min", "players_max")):
+        if hasattr(ruleset, low_name):
+            return int(getattr(ruleset, low_name)), int(getattr(ruleset, high_name))
+    players = ruleset.players
+    return int(players[0]), int(players[-1])
+
+
+def bot_to_move(snap: Snapshot) -> int | None:
+    if snap.is_waiting:
+        return None
+    public = rules.seat_view(snap.state, 0)
+    if public.phase not in PLAYING or public.turn not in snap.bot_seats:
+        return None
+    return public.turn
+
+
+def _mark_hands(snap: Snapshot, entry: Commit) -> Commit:
+    """Note whether this entry ends the current hand and whether it deals a new one."""
+    before = rules.seat_view(snap.state, 0)
+    after = rules.seat_view(entry.state, 0)
+    was_playing = before.phase in PLAYING
+    new_hand = None
+    if entry.kind == "vote" and after.phase in PLAYING:
+        if not was_playing or rules.hand_start(entry.state) != rules.hand_start(snap.state):
+            new_hand = rules.hand_start(entry.state).model_dump_json()
+    # A hand ends when it is scored, or when a new match abandons it halfway.
+    ended = was_playing and (after.phase not in PLAYING or new_hand is not None)
+    return Commit(
+        seat=entry.seat,
+        kind=entry.kind,
+        payload=entry.payload,
+        state=entry.state,
+        hand_ended=ended,
+        new_hand_start=new_hand,
+    )

@@ -1,0 +1,143 @@
+"""The FastAPI app: `create_app()` wires settings, lifespan resources, the one error
+handler, the routes and the static web app."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+import rules
+from app import limits
+from app.api import health, moves, rooms, ws
+from app.config import Settings, get_settings
+from app.db import create_engine, create_sessionmaker
+from app.errors import AppError, error_payload
+from app.game import Clock, Game, utcnow
+from app.hub import create_hub
+from app.store import Store
+from app.views import ErrorBody
+
+log = logging.getLogger("rummy")
+
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+_STATUS_CODES = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
+_FALLBACK_PAGE = "<!doctype html><title>rummy</title><p>The web app is not installed here.</p>"
+
+
+def create_app(settings: Settings | None = None, *, clock: Clock | None = None) -> FastAPI:
+    """A new app. Tests pass their own settings and clock; `app.state.game.clock` may also be
+    replaced while it runs."""
+    settings = settings or get_settings()
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        engine = create_engine(settings.database_url)
+        hub = create_hub(settings.redis_url)
+        await hub.start()
+        game = Game(Store(create_sessionmaker(engine)), hub, settings, clock or utcnow)
+        app.state.game = game
+        purger = asyncio.create_task(_purge_forever(game, settings.purge_interval_seconds))
+        try:
+            yield
+        finally:
+            purger.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await purger
+            await hub.stop()
+            await engine.dispose()
+
+    app = FastAPI(
+        title="rummy",
+        version="1",
+        summary="Online Rummy: rooms, moves, votes, a websocket per seat, and the hand log.",
+        lifespan=lifespan,
+        responses={422: {"model": ErrorBody, "description": "Invalid request or illegal move"}},
+    )
+    _add_error_handlers(app)
+    app.include_router(rooms.router)
+    app.include_router(moves.router)
+    app.include_router(ws.router)
+    app.include_router(health.router)
+    _add_web(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
+
+    @app.api_route(
+        "/api/{rest:path}",
+        methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
+        include_in_schema=False,
+    )
+    async def unknown_api(rest: str) -> None:
+        raise StarletteHTTPException(404)
+
+    limits.install(app, settings)
+    return app
+
+
+async def _purge_forever(game: Game, interval: float) -> None:
+    while True:
+        try:
+            purged = await game.purge()
+            if purged:
+                log.info("purged %d expired rooms", purged)
+        except Exception:  # the database may be briefly away; try again next round
+            log.exception("purge failed")
+        await asyncio.sleep(interval)
+
+
+def _json(status: int, body: dict[str, Any]) -> JSONResponse:
+    return JSONResponse(status_code=status, content=body)
+
+
+def _add_error_handlers(app: FastAPI) -> None:
+    @app.exception_handler(AppError)
+    async def app_error(_: Request, exc: AppError) -> JSONResponse:
+        return _json(*error_payload(exc))
+
+    @app.exception_handler(rules.IllegalMove)
+    async def rules_error(_: Request, exc: rules.IllegalMove) -> JSONResponse:
+        return _json(*error_payload(exc))
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
+        errors = exc.errors()
+        message = "invalid request"
+        if errors:
+            first = errors[0]
+            where = ".".join(str(p) for p in first.get("loc", ()))
+            message = f"{where}: {first.get('msg', 'invalid')}"
+        code = "invalid_move" if request.url.path.endswith("/moves") else "invalid_request"
+        return _json(422, {"error": {"code": code, "message": message}})
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
+        code = _STATUS_CODES.get(exc.status_code, "http_error")
+        message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
+        return JSONResponse(
+            status_code=exc.status_code,
+            content={"error": {"code": code, "message": message}},
+            headers=getattr(exc, "headers", None),
+        )
+
+
+def _add_web(app: FastAPI, web_dir: Path) -> None:
+    """index.html at / and /r/{room}; assets under /web/ (never StaticFiles at /)."""
+    index = web_dir / "index.html"
+
+    async def page() -> Any:
+        if index.is_file():
+            return FileResponse(index, media_type="text/html")
+        return HTMLResponse(_FALLBACK_PAGE)
+
+    app.add_api_route("/", page, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/r/{room}", page, methods=["GET"], include_in_schema=False)
+    app.mount("/web", StaticFiles(directory=web_dir, check_dir=False), name="web")

@@ -1,0 +1,309 @@
+"""Persistence of rooms: load a snapshot, create, take a seat, and commit one move or vote.
+
+`commit` is the compare-and-swap that serializes writers across processes:
+UPDATE rooms SET version = v + 1 ... WHERE id = :room AND version = :v, plus one row in the
+append-only move log, in one transaction. Zero rows updated means someone else won.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from sqlalchemy import delete, select, update
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+import rules
+from app.errors import RoomNotFound, StaleVersion
+from app.models import Hand, MoveLog, Room, Seat
+
+
+def as_utc(moment: datetime) -> datetime:
+    """SQLite hands datetimes back without a zone; every stored time is UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    name: str | None
+    taken: bool
+    bot: str | None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A room as loaded: its settings, seats, version and current game state."""
+
+    id: str
+    variant: str
+    players: int
+    mode: str
+    version: int
+    hand_seq: int
+    active_at: datetime
+    state: rules.GameState
+    seats: tuple[SeatRow, ...]
+
+    @property
+    def is_waiting(self) -> bool:
+        """An online room deals at creation but plays only once every seat is taken."""
+        return any(not s.taken for s in self.seats)
+
+    @property
+    def bot_seats(self) -> dict[int, str]:
+        return {s.seat: s.bot for s in self.seats if s.bot}
+
+
+@dataclass(frozen=True)
+class NewSeat:
+    name: str | None
+    token_hash: str | None
+    bot: str | None
+
+
+@dataclass(frozen=True)
+class Commit:
+    """One accepted move or vote, ready to persist."""
+
+    seat: int
+    kind: str  # "move" | "vote"
+    payload: dict[str, Any]
+    state: rules.GameState
+    # The hand that was being played ended (or was abandoned) with this entry.
+    hand_ended: bool = False
+    # A new hand was dealt by this entry: its rules.hand_start(state) as JSON.
+    new_hand_start: str | None = None
+
+
+class Store:
+    """SQLAlchemy implementation; every method runs in its own short transaction."""
+
+    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self._sessions = sessions
+
+    async def ping(self) -> None:
+        async with self._sessions() as session:
+            await session.execute(select(1))
+
+    async def create(
+        self,
+        room_id: str,
+        *,
+        variant: str,
+        players: int,
+        mode: str,
+        state: rules.GameState,
+        seats: list[NewSeat],
+        now: datetime,
+    ) -> None:
+        async with self._sessions.begin() as session:
+            session.add(
+                Room(
+                    id=room_id,
+                    variant=variant,
+                    players=players,
+                    mode=mode,
+                    version=0,
+                    state=state.model_dump_json(),
+                    hand_seq=0,
+                    created_at=now,
+                    active_at=now,
+                )
+            )
+            await session.flush()
+            session.add_all(
+                Seat(room_id=room_id, seat=i, name=s.name, token_hash=s.token_hash, bot=s.bot)
+                for i, s in enumerate(seats)
+            )
+            session.add(
+                Hand(
+                    room_id=room_id,
+                    seq=0,
+                    start=rules.hand_start(state).model_dump_json(),
+                    start_version=0,
+                )
+            )
+
+    async def load(self, room_id: str) -> Snapshot:
+        """Raises RoomNotFound."""
+        async with self._sessions() as session:
+            room = await session.get(Room, room_id)
+            if room is None:
+                raise RoomNotFound(f"no room {room_id}")
+            rows = (
+                await session.scalars(
+                    select(Seat).where(Seat.room_id == room_id).order_by(Seat.seat)
+                )
+            ).all()
+            return Snapshot(
+                id=room.id,
+                variant=room.variant,
+                players=room.players,
+                mode=room.mode,
+                version=room.version,
+                hand_seq=room.hand_seq,
+                active_at=as_utc(room.active_at),
+                state=rules.GameState.model_validate_json(room.state),
+                seats=tuple(
+                    SeatRow(
+                        seat=r.seat,
+                        name=r.name,
+                        taken=r.token_hash is not None or r.bot is not None,
+                        bot=r.bot,
+                    )
+                    for r in rows
+                ),
+            )
+
+    async def seat_of(self, token_hash: str) -> tuple[str, int] | None:
+        async with self._sessions() as session:
+            row = (
+                await session.execute(
+                    select(Seat.room_id, Seat.seat).where(Seat.token_hash == token_hash)
+                )
+            ).first()
+            return (row[0], row[1]) if row else None
+
+    async def take_seat(
+        self, room_id: str, *, name: str | None, token_hash: str, now: datetime
+    ) -> int | None:
+        """Claim the lowest free seat; None when the room is full.
+
+        Each claim is its own conditional UPDATE, so two joiners (even in two processes)
+        never get the same seat: the loser sees 0 rows and tries the next one.
+        """
+        async with self._sessions.begin() as session:
+            free = (
+                await session.scalars(
+                    select(Seat.seat)
+                    .where(Seat.room_id == room_id, Seat.token_hash.is_(None), Seat.bot.is_(None))
+                    .order_by(Seat.seat)
+                )
+            ).all()
+        for seat in free:
+            async with self._sessions.begin() as session:
+                result = await session.execute(
+                    update(Seat)
+                    .where(
+                        Seat.room_id == room_id,
+                        Seat.seat == seat,
+                        Seat.token_hash.is_(None),
+                        Seat.bot.is_(None),
+                    )
+                    .values(name=name or f"Player {seat + 1}", token_hash=token_hash)
+                )
+                if result.rowcount == 1:  # type: ignore[attr-defined]
+                    await session.execute(
+                        update(Room).where(Room.id == room_id).values(active_at=now)
+                    )
+                    return seat
+        return None
+
+    async def commit(self, room: Snapshot, entry: Commit, now: datetime) -> int:
+        """Persist one accepted move or vote made on `room`; returns the new version.
+
+        Raises:
+            StaleVersion: the room is no longer at `expected_version` (another writer won).
+        """
+        room_id, expected_version, hand_seq = room.id, room.version, room.hand_seq
+        new_version = expected_version + 1
+        try:
+            async with self._sessions.begin() as session:
+                values: dict[str, Any] = {
+                    "state": entry.state.model_dump_json(),
+                    "version": new_version,
+                    "active_at": now,
+                }
+                if entry.new_hand_start is not None:
+                    values["hand_seq"] = hand_seq + 1
+                result = await session.execute(
+                    update(Room)
+                    .where(Room.id == room_id, Room.version == expected_version)
+                    .values(**values)
+                )
+                if result.rowcount != 1:  # type: ignore[attr-defined]
+                    raise StaleVersion("the room moved on")
+                session.add(
+                    MoveLog(
+                        room_id=room_id,
+                        version=new_version,
+                        seat=entry.seat,
+                        hand_seq=hand_seq,
+                        kind=entry.kind,
+                        move=json.dumps(entry.payload),
+                        created_at=now,
+                    )
+                )
+                if entry.hand_ended:
+                    await session.execute(
+                        update(Hand)
+                        .where(
+                            Hand.room_id == room_id,
+                            Hand.seq == hand_seq,
+                            Hand.end_version.is_(None),
+                        )
+                        .values(end_version=new_version)
+                    )
+                if entry.new_hand_start is not None:
+                    session.add(
+                        Hand(
+                            room_id=room_id,
+                            seq=hand_seq + 1,
+                            start=entry.new_hand_start,
+                            start_version=new_version,
+                        )
+                    )
+        except IntegrityError:
+            # The unique (room, version) in the log caught a writer the UPDATE did not.
+            raise StaleVersion("the room moved on") from None
+        return new_version
+
+    async def finished_hands(self, room_id: str) -> list[tuple[Hand, list[MoveLog]]]:
+        """Every hand that has ended, with its entries in version order."""
+        async with self._sessions() as session:
+            hands = (
+                await session.scalars(
+                    select(Hand)
+                    .where(Hand.room_id == room_id, Hand.end_version.is_not(None))
+                    .order_by(Hand.seq)
+                )
+            ).all()
+            moves = (
+                await session.scalars(
+                    select(MoveLog).where(MoveLog.room_id == room_id).order_by(MoveLog.version)
+                )
+            ).all()
+        by_hand: dict[int, list[MoveLog]] = {}
+        for m in moves:
+            by_hand.setdefault(m.hand_seq, []).append(m)
+        return [(h, by_hand.get(h.seq, [])) for h in hands]
+
+    async def versions(self, room_id: str) -> list[int]:
+        async with self._sessions() as session:
+            return list(
+                (
+                    await session.scalars(
+                        select(MoveLog.version)
+                        .where(MoveLog.room_id == room_id)
+                        .order_by(MoveLog.version)
+                    )
+                ).all()
+            )
+
+    async def purge(self, inactive_since: datetime) -> int:
+        """Delete every room with no activity since `inactive_since`; returns how many."""
+        async with self._sessions.begin() as session:
+            ids = (
+                await session.scalars(select(Room.id).where(Room.active_at < inactive_since))
+            ).all()
+            if not ids:
+                return 0
+            # Children first: SQLite only cascades with PRAGMA foreign_keys on.
+            for table in (MoveLog, Hand, Seat):
+                await session.execute(delete(table).where(table.room_id.in_(ids)))
+            await session.execute(delete(Room).where(Room.id.in_(ids)))
+            return len(ids)

@@ -1,0 +1,151 @@
+"""Response models: the seat view the API sends (rules' SeatView plus the room's fields),
+the public room summary, room creation and the hand log."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+import rules
+from app.store import Snapshot
+
+PLAYING = ("draw", "play")
+
+
+class SeatInfo(BaseModel):
+    name: str | None
+    connected: bool
+    bot: str | None = Field(description="strategy or level of a computer seat, else null")
+
+
+class RoomView(rules.SeatView):
+    """One seat's view of the room (API.md `state`)."""
+
+    room: str
+    version: int
+    seats: tuple[SeatInfo, ...]
+
+
+def seat_infos(snap: Snapshot, connected: set[int]) -> tuple[SeatInfo, ...]:
+    return tuple(
+        SeatInfo(name=s.name, connected=s.seat in connected, bot=s.bot) for s in snap.seats
+    )
+
+
+def build_view(snap: Snapshot, seat: int, connected: set[int]) -> RoomView:
+    view = rules.seat_view(snap.state, seat).model_dump()
+    if snap.is_waiting:
+        # Dealt at creation, but nobody moves until every seat is taken.
+        view["phase"] = "waiting"
+    return RoomView.model_validate(
+        {**view, "room": snap.id, "version": snap.version, "seats": seat_infos(snap, connected)}
+    )
+
+
+class SummarySeat(BaseModel):
+    seat: int
+    name: str | None
+    taken: bool
+    connected: bool
+    bot: str | None
+
+
+class RoomSummary(BaseModel):
+    """What anyone with the room id may see: no cards."""
+
+    room: str
+    variant: str
+    players: int
+    mode: Literal["online", "local", "computer"]
+    status: Literal["waiting", "playing", "hand_over", "match_over"]
+    version: int
+    hand_number: int
+    scores: tuple[int, ...]
+    seats: tuple[SummarySeat, ...]
+
+
+def build_summary(snap: Snapshot, connected: set[int]) -> RoomSummary:
+    public = rules.seat_view(snap.state, 0)
+    status: Literal["waiting", "playing", "hand_over", "match_over"]
+    if snap.is_waiting:
+        status = "waiting"
+    elif public.phase in PLAYING:
+        status = "playing"
+    else:
+        status = "match_over" if public.phase == "match_over" else "hand_over"
+    return RoomSummary(
+        room=snap.id,
+        variant=snap.variant,
+        players=snap.players,
+        mode=snap.mode,  # type: ignore[arg-type]
+        status=status,
+        version=snap.version,
+        hand_number=public.hand_number,
+        scores=public.scores,
+        seats=tuple(
+            SummarySeat(
+                seat=s.seat, name=s.name, taken=s.taken, connected=s.seat in connected, bot=s.bot
+            )
+            for s in snap.seats
+        ),
+    )
+
+
+class CreatedRoom(BaseModel):
+    room: str
+    seat: int
+    token: str
+    invite_url: str
+    seat_url: str
+    tokens: list[str] | None = Field(
+        default=None, description="local mode: every seat's token, by seat (null for bots)"
+    )
+
+
+class JoinedRoom(BaseModel):
+    room: str
+    seat: int
+    token: str
+    seat_url: str
+
+
+class LogMove(BaseModel):
+    version: int
+    seat: int
+    move: rules.Move
+
+
+class LogVote(BaseModel):
+    version: int
+    seat: int
+    vote: rules.VoteKind
+
+
+class LogHand(BaseModel):
+    """One finished hand: replay `moves` from `start` with rules.replay to rebuild it."""
+
+    hand: int = Field(description="0 for the room's first hand, then 1, 2, ...")
+    start: rules.GameState = Field(description="rules.hand_start(state): the deal, seed included")
+    start_version: int
+    end_version: int
+    moves: list[LogMove]
+    votes: list[LogVote]
+    result: rules.view.HandResultView | None = Field(
+        description="null when the hand was abandoned by a new_match vote"
+    )
+
+
+class RoomLog(BaseModel):
+    room: str
+    hands: list[LogHand]
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    message: str
+
+
+class ErrorBody(BaseModel):
+    error: ErrorDetail
+    state: RoomView | None = None

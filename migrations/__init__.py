@@ -1,0 +1,1 @@
+"""Alembic migrations for the rummy database (async env; SQLite and PostgreSQL)."""
