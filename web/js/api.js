@@ -1,0 +1,106 @@
+// The only way to the server: REST to act, the websocket to hear (../shared/API.md).
+
+export class ApiError extends Error {
+  constructor(status, error, body) {
+    super(error?.message || `HTTP ${status}`);
+    this.status = status;
+    this.code = error?.code || "http_error";
+    this.error = error || { code: "http_error", message: `HTTP ${status}` };
+    this.body = body || {};
+  }
+}
+
+async function request(method, path, { token, body } = {}) {
+  const headers = { Accept: "application/json" };
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+  if (token) headers.Authorization = `Bearer ${token}`;
+  let res;
+  try {
+    res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  } catch (err) {
+    throw new ApiError(0, { code: "network", message: String(err.message || err) });
+  }
+  let data = null;
+  try {
+    data = await res.json();
+  } catch {
+    data = null;
+  }
+  if (!res.ok) throw new ApiError(res.status, data?.error, data);
+  return data;
+}
+
+const room = (id) => `/api/rooms/${encodeURIComponent(id)}`;
+
+export const getVariants = () => request("GET", "/api/variants");
+export const createRoom = (body) => request("POST", "/api/rooms", { body });
+export const joinRoom = (id, name) => request("POST", `${room(id)}/join`, { body: { name } });
+export const getRoom = (id) => request("GET", room(id));
+export const getState = (id, token) => request("GET", `${room(id)}/state`, { token });
+export const getLog = (id, token) => request("GET", `${room(id)}/log`, { token });
+export const sendMove = (id, token, move, version) =>
+  request("POST", `${room(id)}/moves`, { token, body: { move, version } });
+export const sendVote = (id, token, vote) =>
+  request("POST", `${room(id)}/votes`, { token, body: { vote } });
+
+/**
+ * A websocket to one room that reconnects by itself. Callbacks: onMessage(msg),
+ * onStatus("open" | "closed"). The server sends the full view on every connect, which is
+ * how a reconnect resyncs.
+ */
+export class RoomSocket {
+  constructor(roomId, token, { onMessage, onStatus }) {
+    this.roomId = roomId;
+    this.token = token;
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.retry = 0;
+    this.closed = false;
+    this.ws = null;
+    this.timer = null;
+    this.pinger = null;
+    this.open();
+  }
+
+  open() {
+    if (this.closed) return;
+    const proto = location.protocol === "https:" ? "wss:" : "ws:";
+    const url = `${proto}//${location.host}${room(this.roomId)}/ws?token=${encodeURIComponent(this.token)}`;
+    const ws = new WebSocket(url);
+    this.ws = ws;
+    ws.addEventListener("open", () => {
+      this.retry = 0;
+      this.onStatus("open");
+      clearInterval(this.pinger);
+      this.pinger = setInterval(() => this.send({ type: "ping" }), 25000);
+    });
+    ws.addEventListener("message", (ev) => {
+      let msg;
+      try {
+        msg = JSON.parse(ev.data);
+      } catch {
+        return;
+      }
+      this.onMessage(msg);
+    });
+    ws.addEventListener("close", () => {
+      clearInterval(this.pinger);
+      if (this.ws !== ws || this.closed) return;
+      this.onStatus("closed");
+      const delay = Math.min(8000, 400 * 2 ** this.retry);
+      this.retry += 1;
+      this.timer = setTimeout(() => this.open(), delay);
+    });
+  }
+
+  send(msg) {
+    if (this.ws && this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(msg));
+  }
+
+  close() {
+    this.closed = true;
+    clearTimeout(this.timer);
+    clearInterval(this.pinger);
+    if (this.ws) this.ws.close();
+  }
+}

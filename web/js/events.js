@@ -1,0 +1,184 @@
+// Every user input, turned into store changes or API calls. One delegated listener per
+// kind of event; hooks are data-* attributes.
+import { delegate } from "./dom.js";
+import { arrangeGroup, suggest } from "./helpers.js";
+import { lang, setLang, t } from "./i18n.js";
+import { forgetGame, inviteUrl } from "./saved.js";
+
+const PLAYING = ["draw", "play"];
+
+export function bindEvents(store, game) {
+  const body = document.body;
+  const myTurn = () => store.view && store.view.turn === store.view.seat && PLAYING.includes(store.view.phase);
+
+  function meldMove() {
+    const groups = [...store.staged.map((ids) => store.codesOf(ids))];
+    const sel = store.selectedCodes();
+    if (sel.length) groups.push(sel);
+    if (!groups.length) {
+      store.showToast(t("selectMeld"));
+      return;
+    }
+    const melds = groups.map((g) => arrangeGroup(g, store.view.variant).cards);
+    game.move({ type: "meld", melds });
+  }
+
+  function discard() {
+    const sel = store.selectedCodes();
+    if (sel.length !== 1) {
+      store.showToast(t("selectOne"));
+      return;
+    }
+    game.move({ type: "discard", card: sel[0] });
+  }
+
+  function layoff(meldId, end) {
+    const cards = store.selectedCodes();
+    if (!cards.length || !myTurn()) return;
+    const move = { type: "layoff", meld: meldId, cards };
+    if (end) move.end = end;
+    game.move(move);
+  }
+
+  /** Enter on a card: the one obvious action for the current selection. */
+  function act() {
+    const view = store.view;
+    if (!myTurn()) return;
+    if (view.phase === "draw") game.move({ type: "draw", source: "stock" });
+    else if (store.selected.size === 1 && !store.staged.length) discard();
+    else meldMove();
+  }
+
+  const actions = {
+    lang: () => {
+      setLang(lang() === "nl" ? "en" : "nl");
+      store.emit();
+    },
+    draw: (el) => game.move({ type: "draw", source: el.dataset.source }),
+    select: (el) => store.toggle(el.dataset.id),
+    meld: meldMove,
+    stage: () => store.stageSelection(),
+    unstage: () => store.update({ staged: [] }),
+    discard,
+    layoff: (el) => layoff(el.dataset.meld, el.dataset.end),
+    swap: (el) => {
+      const cards = store.selectedCodes();
+      if (cards.length === 1) game.move({ type: "swap", meld: el.dataset.meld, card: cards[0] });
+    },
+    hint: () => store.update({ hint: suggest(store.view) }),
+    "sort-suit": () => store.sortBy("suit"),
+    "sort-rank": () => store.sortBy("rank"),
+    "move-left": () => store.shiftSelected(-1),
+    "move-right": () => store.shiftSelected(1),
+    deselect: () => store.update({ selected: new Set(), staged: [] }),
+    vote: (el) => {
+      const kind = el.dataset.vote;
+      if (kind === "new_match" && PLAYING.includes(store.view?.phase) && !window.confirm(t("newMatchConfirm"))) return;
+      game.vote(kind);
+    },
+    "copy-invite": async (el) => {
+      const url = inviteUrl(store.session.room);
+      try {
+        await navigator.clipboard.writeText(url);
+      } catch {
+        const input = document.getElementById("invite-url");
+        input?.select();
+        document.execCommand?.("copy");
+      }
+      el.textContent = t("inviteCopied");
+    },
+    reveal: () => game.reveal(),
+    replay: () => game.openReplay(),
+    "replay-prev": () => store.update({ replay: { ...store.replay, index: Math.max(0, store.replay.index - 1) } }),
+    "replay-next": () => store.update({ replay: { ...store.replay, index: Math.min(store.replay.steps.length - 1, store.replay.index + 1) } }),
+    "replay-close": () => store.update({ replay: null }),
+    forget: (el) => {
+      forgetGame(el.dataset.room);
+      store.emit();
+    },
+    "toast-close": () => store.update({ toast: null }),
+  };
+
+  delegate(body, "click", "[data-action]", (ev, el) => {
+    const fn = actions[el.dataset.action];
+    if (!fn || el.disabled) return;
+    if (el.dataset.action === "resume") return; // a plain link
+    // A click on a card or end button inside a meld is that control's, not the meld's.
+    if (el.classList.contains("meld") && ev.target.closest("button") && ev.target.closest("button") !== el) return;
+    ev.preventDefault();
+    fn(el, ev);
+  });
+
+  delegate(body, "keydown", ".hand .card", (ev, el) => {
+    if (ev.key === " ") {
+      ev.preventDefault();
+      store.toggle(el.dataset.id);
+    } else if (ev.key === "Enter") {
+      ev.preventDefault();
+      act();
+    } else if (ev.key === "ArrowLeft" || ev.key === "ArrowRight") {
+      ev.preventDefault();
+      const dir = ev.key === "ArrowLeft" ? -1 : 1;
+      if (ev.shiftKey) {
+        if (!store.selected.has(el.dataset.id)) store.selected.add(el.dataset.id);
+        store.shiftSelected(dir);
+        return;
+      }
+      const sib = dir < 0 ? el.previousElementSibling : el.nextElementSibling;
+      sib?.focus();
+    }
+  });
+  delegate(body, "keyup", ".hand .card", (ev) => {
+    if (ev.key === " ") ev.preventDefault();
+  });
+  delegate(body, "keydown", ".meld[role=button]", (ev, el) => {
+    if ((ev.key === "Enter" || ev.key === " ") && ev.target === el) {
+      ev.preventDefault();
+      layoff(el.dataset.meld);
+    }
+  });
+
+  // Reordering by hand on desktop: drag a card onto another to put it before that one.
+  let dragged = null;
+  delegate(body, "dragstart", ".hand .card", (ev, el) => {
+    dragged = el.dataset.id;
+    ev.dataTransfer.effectAllowed = "move";
+    ev.dataTransfer.setData("text/plain", el.dataset.id);
+  });
+  delegate(body, "dragover", ".hand", (ev) => {
+    if (dragged) ev.preventDefault();
+  });
+  delegate(body, "drop", ".hand", (ev) => {
+    if (!dragged) return;
+    ev.preventDefault();
+    const target = ev.target.closest(".card");
+    store.moveSlot(dragged, target ? target.dataset.id : null);
+    dragged = null;
+  });
+  delegate(body, "dragend", ".hand .card", () => {
+    dragged = null;
+  });
+
+  delegate(body, "change", "[data-field]", (ev, el) => {
+    const lobby = store.extra.lobby;
+    const field = el.dataset.field;
+    lobby[field] = el.value;
+    if (field === "variant") {
+      const v = store.variants.find((x) => x.name === el.value);
+      if (v) lobby.players = String(Math.min(Math.max(Number(lobby.players) || v.min, v.min), v.max));
+    }
+    if (field !== "name") store.emit();
+  });
+  delegate(body, "input", "[data-field=name]", (ev, el) => {
+    store.extra.lobby.name = el.value;
+  });
+  delegate(body, "submit", "form[data-form]", (ev, el) => {
+    ev.preventDefault();
+    const data = new FormData(el);
+    const name = String(data.get("name") || "").trim();
+    store.extra.lobby.name = name;
+    localStorage.setItem("rummy.name", name);
+    if (el.dataset.form === "create") game.create();
+    else game.join(name);
+  });
+}

@@ -1,0 +1,39 @@
+// The language in use and the one lookup function; the strings live in lang/<code>.js.
+import nl from "./lang/nl.js";
+import en from "./lang/en.js";
+import rulesNl from "./lang/rules-nl.js";
+import rulesEn from "./lang/rules-en.js";
+
+const LANGS = { nl: { ...nl, rules: rulesNl }, en: { ...en, rules: rulesEn } };
+const KEY = "rummy.lang";
+
+let current = LANGS[localStorage.getItem(KEY)] ? localStorage.getItem(KEY) : "nl";
+
+export function lang() {
+  return current;
+}
+
+export function setLang(code) {
+  current = LANGS[code] ? code : "nl";
+  localStorage.setItem(KEY, current);
+  document.documentElement.lang = current;
+}
+
+/** The string `key` with `{name}` placeholders filled from `params`. */
+export function t(key, params = {}) {
+  const text = LANGS[current][key] ?? LANGS.nl[key] ?? key;
+  if (typeof text !== "string") return text;
+  return text.replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
+}
+
+/** A nested table of strings (suits, ranks, rules). */
+export function table(key) {
+  return LANGS[current][key] ?? LANGS.nl[key];
+}
+
+/** The server's error in plain words: our own sentence for known codes, else its message. */
+export function errorText(error) {
+  if (!error) return t("errorGeneric");
+  const own = LANGS[current][`err_${error.code}`];
+  return own || error.message || t("errorGeneric");
+}

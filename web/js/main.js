@@ -1,0 +1,269 @@
+// Boot: read the route, wire the store to the renderer, and run the game session
+// (create, join, connect, act). Routes: "/" lobby, "/#rules/<variant>", "/r/<room>[#seat=<token>]".
+import * as api from "./api.js";
+import { bindEvents } from "./events.js";
+import { errorText, lang, setLang, t } from "./i18n.js";
+import { render } from "./render.js";
+import { normalizeVariants } from "./render-lobby.js";
+import { buildReplay } from "./replay.js";
+import { loadSheet, saveGame, saveSheet, savedGame } from "./saved.js";
+import { store } from "./store.js";
+
+let socket = null;
+let channel = null;
+const tabId = Math.random().toString(36).slice(2);
+
+let scheduled = false;
+store.addEventListener("change", () => {
+  if (scheduled) return;
+  scheduled = true;
+  requestAnimationFrame(() => {
+    scheduled = false;
+    render(store);
+  });
+});
+
+function showError(err) {
+  const error = err?.error || { code: "network", message: String(err) };
+  if (err?.body?.state) applyView(err.body.state);
+  const text = error.code === "network" ? t("errorNetwork") : errorText(error);
+  store.showToast(text, error.message, error.code);
+}
+
+function unwrapView(data) {
+  return data && data.state && data.state.hand ? data.state : data;
+}
+
+function normalizeTokens(tokens) {
+  if (!tokens) return null;
+  if (Array.isArray(tokens)) return Object.fromEntries(tokens.map((tok, i) => [String(i), tok]));
+  return { ...tokens };
+}
+
+/** Every view passes here: the score sheet and local-play cover follow it. */
+function applyView(view) {
+  if (!view || !store.session) return;
+  const prev = store.view;
+  if (prev && view.hand_number !== prev.hand_number) store.revealed = null;
+  if (view.hand_result && ["hand_over", "match_over"].includes(view.phase)) {
+    let sheet = store.sheet.filter((e) => e.hand < view.hand_number);
+    sheet = [...sheet, { hand: view.hand_number, points: view.hand_result.points }];
+    if (JSON.stringify(sheet) !== JSON.stringify(store.sheet)) {
+      store.sheet = sheet;
+      saveSheet(store.session.room, sheet);
+    }
+  } else if (store.sheet.some((e) => e.hand >= view.hand_number)) {
+    store.sheet = store.sheet.filter((e) => e.hand < view.hand_number);
+    saveSheet(store.session.room, store.sheet);
+  }
+  if (view.seats && view.scores.every((s) => s === 0) && view.hand_number === 1 && store.sheet.length) {
+    store.sheet = [];
+    saveSheet(store.session.room, []);
+  }
+  const s = store.session;
+  if (s.mode === "online" && view.seats?.some((x) => x.bot)) s.mode = "computer";
+  s.seat = s.mode === "local" ? s.seat : view.seat;
+  saveGame({
+    room: s.room, seat: view.seat, token: s.mode === "local" ? s.tokens?.["0"] || s.token : s.token,
+    mode: s.mode, tokens: s.tokens, variant: view.variant, hand: view.hand_number,
+    names: (view.seats || []).map((x) => x.name),
+  });
+  store.setView(view);
+}
+
+function announceTab() {
+  channel?.close();
+  store.twoTabs = false;
+  if (!("BroadcastChannel" in window) || store.session.mode === "local") return;
+  channel = new BroadcastChannel(`rummy:${store.session.room}:${store.session.token}`);
+  channel.onmessage = (ev) => {
+    const msg = ev.data || {};
+    if (msg.from === tabId) return;
+    if (msg.type === "hello") channel.postMessage({ type: "here", from: tabId });
+    if (msg.type === "hello" || msg.type === "here") store.update({ twoTabs: true });
+    if (msg.type === "bye") store.update({ twoTabs: false });
+  };
+  channel.postMessage({ type: "hello", from: tabId });
+}
+
+async function connect() {
+  const { room, token } = store.session;
+  socket?.close();
+  store.update({ page: "table" });
+  try {
+    applyView(unwrapView(await api.getState(room, token)));
+  } catch (err) {
+    if (err.status === 401 || err.status === 403 || err.status === 404 || err.status === 410) {
+      store.extra.message = errorText(err.error);
+      store.update({ page: "error" });
+      return;
+    }
+    showError(err);
+  }
+  socket = new api.RoomSocket(room, token, {
+    onMessage: (msg) => {
+      if (msg.type === "state") applyView(msg.state);
+      else if (msg.type === "presence") store.setSeats(msg.seats);
+      else if (msg.type === "error") showError({ error: msg.error });
+    },
+    onStatus: async (status) => {
+      store.update({ connection: status });
+      if (status === "open") {
+        try {
+          applyView(unwrapView(await api.getState(room, store.session.token)));
+        } catch (err) {
+          /* the socket's own state message resyncs as well */
+        }
+      }
+    },
+  });
+  announceTab();
+}
+
+const game = {
+  async create() {
+    const f = store.extra.lobby;
+    const players = Number(f.players) || 2;
+    const body = { variant: f.variant, players, mode: f.mode, name: f.name || t("defaultName", { n: 1 }) };
+    if (f.mode === "computer") {
+      body.bots = Object.fromEntries(Array.from({ length: players - 1 }, (_, i) => [String(i + 1), f.level || "medium"]));
+    }
+    try {
+      const res = await api.createRoom(body);
+      store.session = { room: res.room, seat: res.seat, token: res.token, mode: f.mode, tokens: normalizeTokens(res.tokens) };
+      saveGame({ room: res.room, seat: res.seat, token: res.token, mode: f.mode, tokens: store.session.tokens, variant: f.variant, names: [body.name] });
+      history.pushState(null, "", `/r/${res.room}#seat=${res.token}`);
+      store.sheet = [];
+      await connect();
+    } catch (err) {
+      showError(err);
+    }
+  },
+
+  async join(name) {
+    const room = store.session.room;
+    try {
+      const res = await api.joinRoom(room, name || t("defaultName", { n: 2 }));
+      store.session = { room, seat: res.seat, token: res.token, mode: "online", tokens: null };
+      saveGame({ room, seat: res.seat, token: res.token, mode: "online" });
+      history.replaceState(null, "", `/r/${room}#seat=${res.token}`);
+      await connect();
+    } catch (err) {
+      if (err.code === "room_full") store.extra.join = { ...store.extra.join, full: true };
+      showError(err);
+    }
+  },
+
+  async move(move) {
+    if (store.pending || !store.view) return;
+    store.pending = true;
+    try {
+      const view = unwrapView(await api.sendMove(store.session.room, store.session.token, move, store.view.version));
+      store.toast = null;
+      applyView(view);
+    } catch (err) {
+      showError(err);
+    } finally {
+      store.pending = false;
+    }
+  },
+
+  async vote(kind) {
+    const s = store.session;
+    const tokens = s.mode === "local" && s.tokens ? Object.values(s.tokens) : [s.token];
+    try {
+      for (const token of tokens) {
+        const view = unwrapView(await api.sendVote(s.room, token, kind));
+        if (token === s.token) applyView(view);
+        const done = !["hand_over", "match_over"].includes(view.phase) && kind === "next_hand";
+        if (done || (view.votes?.[kind] || []).length === 0) break;
+      }
+      store.toast = null;
+      applyView(unwrapView(await api.getState(s.room, s.token)));
+    } catch (err) {
+      showError(err);
+    }
+  },
+
+  /** Local play: the next player takes the device and uncovers their own cards. */
+  async reveal() {
+    const s = store.session;
+    const seat = store.view.turn;
+    const token = s.tokens?.[String(seat)];
+    if (token && token !== s.token) {
+      s.token = token;
+      s.seat = seat;
+      store.revealed = seat;
+      await connect();
+    } else {
+      store.update({ revealed: seat });
+    }
+  },
+
+  async openReplay() {
+    try {
+      const log = await api.getLog(store.session.room, store.session.token);
+      const steps = buildReplay(log, store.view);
+      if (steps.length) store.update({ replay: { steps, index: 0 } });
+    } catch (err) {
+      showError(err);
+    }
+  },
+};
+
+async function route() {
+  const path = location.pathname;
+  const m = path.match(/^\/r\/([^/]+)\/?$/);
+  if (!m) {
+    const rules = location.hash.match(/^#rules\/(\w+)/);
+    if (rules) {
+      store.extra.rulesVariant = rules[1];
+      store.update({ page: "rules" });
+      window.scrollTo(0, 0);
+    } else {
+      store.update({ page: "lobby" });
+    }
+    return;
+  }
+  const room = decodeURIComponent(m[1]);
+  const hashToken = new URLSearchParams(location.hash.slice(1)).get("seat");
+  const saved = savedGame(room);
+  store.sheet = loadSheet(room);
+  if (hashToken) {
+    const known = saved && (saved.token === hashToken || Object.values(saved.tokens || {}).includes(hashToken));
+    store.session = { room, seat: null, token: hashToken, mode: known ? saved.mode || "online" : "online", tokens: known ? saved.tokens || null : null };
+    await connect();
+  } else if (saved?.token) {
+    store.session = { room, seat: saved.seat, token: saved.token, mode: saved.mode || "online", tokens: saved.tokens || null };
+    history.replaceState(null, "", `/r/${room}#seat=${saved.token}`);
+    await connect();
+  } else {
+    store.session = { room, seat: null, token: null, mode: "online", tokens: null };
+    try {
+      const info = await api.getRoom(room);
+      const seats = info.seats || [];
+      const full = seats.length > 0 && seats.every((x) => x.taken || x.bot);
+      store.extra.join = { ...info, full };
+      store.update({ page: "join" });
+    } catch (err) {
+      store.extra.message = err.status === 404 || err.status === 410 ? t("roomGone") : errorText(err.error);
+      store.update({ page: "error" });
+    }
+  }
+}
+
+async function boot() {
+  setLang(lang());
+  const name = localStorage.getItem("rummy.name") || "";
+  store.extra.lobby = { variant: "classic", players: "2", mode: "online", level: "medium", name };
+  bindEvents(store, game);
+  window.addEventListener("hashchange", () => {
+    if (location.pathname === "/" || location.pathname === "") route();
+  });
+  window.addEventListener("popstate", () => route());
+  window.addEventListener("pagehide", () => channel?.postMessage({ type: "bye", from: tabId }));
+  api.getVariants().then((data) => store.update({ variants: normalizeVariants(data) })).catch(() => {});
+  await route();
+}
+
+boot();

@@ -1,0 +1,37 @@
+// People-facing names for seats (1-based, as people count) and moves.
+import { cardsShort } from "./cards.js";
+import { t } from "./i18n.js";
+
+export function seatName(view, seat) {
+  const name = view?.seats?.[seat]?.name;
+  return name || t("defaultName", { n: seat + 1 });
+}
+
+export function seatNames(view, seats) {
+  return seats.map((s) => seatName(view, s)).join(", ");
+}
+
+/** The last move in words, from the view's `last_move`. */
+export function describeMove(view, last) {
+  if (!last) return "";
+  const name = seat => seatName(view, seat);
+  const m = last.move || {};
+  switch (m.type) {
+    case "draw":
+      return m.source === "discard" && m.card
+        ? t("lastDrawDiscard", { name: name(last.seat), card: cardsShort([m.card]) })
+        : m.source === "discard"
+          ? t("lastDrawDiscard", { name: name(last.seat), card: "" }).replace("  ", " ")
+          : t("lastDrawStock", { name: name(last.seat) });
+    case "meld":
+      return t("lastMeld", { name: name(last.seat), cards: (m.melds || []).map(cardsShort).join(" · ") });
+    case "layoff":
+      return t("lastLayoff", { name: name(last.seat), cards: cardsShort(m.cards || []) });
+    case "swap":
+      return t("lastSwap", { name: name(last.seat), card: cardsShort([m.card]) });
+    case "discard":
+      return t("lastDiscard", { name: name(last.seat), card: cardsShort([m.card]) });
+    default:
+      return "";
+  }
+}

@@ -1,0 +1,99 @@
+// The end of a hand: every hand revealed, the points explained, the score sheet, the votes,
+// the match winner; and the compact score sheet shown beside the table.
+import { cardName, handValue, renderCard } from "./cards.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { seatName, seatNames } from "./names.js";
+
+/** Rows of [hand, points per seat, running totals]; an "earlier" row covers hands this browser missed. */
+function sheetRows(store, view) {
+  const n = view.scores.length;
+  const rows = [];
+  const running = new Array(n).fill(0);
+  for (const entry of store.sheet) {
+    entry.points.forEach((p, i) => { running[i] += p; });
+    rows.push({ label: String(entry.hand), points: entry.points, totals: [...running] });
+  }
+  const missing = view.scores.map((s, i) => s - running[i]);
+  if (missing.some((m) => m !== 0)) {
+    rows.unshift({ label: "…", points: missing, totals: missing });
+    rows.forEach((r, k) => { if (k > 0) r.totals = r.totals.map((v, i) => v + missing[i]); });
+  }
+  return rows;
+}
+
+export function renderScores(store, view) {
+  const n = view.scores.length;
+  const rows = sheetRows(store, view);
+  const head = h("tr", {}, h("th", { scope: "col", text: t("sheetHand") }),
+    Array.from({ length: n }, (_, i) => h("th", { scope: "col", text: seatName(view, i) })));
+  const body = rows.map((r) => h("tr", {},
+    h("th", { scope: "row", text: r.label }),
+    r.points.map((p, i) => h("td", {}, h("span", { class: "pts", text: p ? `+${p}` : "0" }), " ", h("span", { class: "run", text: String(r.totals[i]) })))));
+  const total = h("tr", { class: "total" }, h("th", { scope: "row", text: t("sheetTotal") }),
+    view.scores.map((s) => h("td", { text: String(s) })));
+  return h("section", { class: "scores", id: "scores" },
+    h("h2", { text: `${t("sheet")} · ${t("handNo", { n: view.hand_number })}` }),
+    h("table", { class: "sheet" }, h("thead", {}, head), h("tbody", {}, body, total)),
+  );
+}
+
+function resultLine(view, r) {
+  if (r.reason === "out" && r.winner !== null && r.winner !== undefined) {
+    return t(r.rummy ? "wonRummy" : "wonHand", { name: seatName(view, r.winner) });
+  }
+  return r.reason === "stalemate" ? t("stalemate") : t("drawHand");
+}
+
+function explanation(view, r) {
+  if (r.reason !== "out" || r.winner === null || r.winner === undefined) return null;
+  const name = seatName(view, r.winner);
+  if (view.variant === "rummy51") return t("explainPenalty", { name });
+  return t("explainWinner", { name, n: r.points[r.winner] });
+}
+
+function revealed(view, r, seat) {
+  const cards = r.hands?.[seat] || [];
+  const sum = cards.reduce((s, c) => s + handValue(c, view.variant), 0);
+  return h("div", { class: ["reveal", r.winner === seat && "winner"], data: { seat: String(seat) } },
+    h("h3", {}, seatName(view, seat), " ",
+      h("span", { class: "points", data: { points: String(r.points[seat]) }, text: t("pointsN", { n: r.points[seat] }) })),
+    cards.length
+      ? h("div", { class: "reveal-cards", "aria-label": `${t("cardsLeft")}: ${cards.map(cardName).join(", ")}` },
+          cards.map((c) => h("span", { class: "valued" }, renderCard(c, { classes: ["small"] }), h("span", { class: "val", text: String(handValue(c, view.variant)) }))),
+          h("span", { class: "sum", text: `= ${sum}` }))
+      : h("p", { class: "muted", text: t("noCards") }),
+  );
+}
+
+function voteBlock(view, kind, label, store) {
+  const humans = (view.seats || []).map((s, i) => (s.bot ? -1 : i)).filter((i) => i >= 0);
+  const agreed = view.votes?.[kind] || [];
+  const waiting = humans.filter((i) => !agreed.includes(i));
+  const mine = agreed.includes(view.seat) && store.session.mode !== "local";
+  return h("div", { class: "vote", data: { vote: kind } },
+    h("button", { type: "button", class: "btn primary", data: { action: "vote", vote: kind }, disabled: mine, "aria-pressed": mine ? "true" : "false", text: label }),
+    agreed.length ? h("p", { class: "agreed", text: t("agreed", { names: seatNames(view, agreed) }) }) : null,
+    agreed.length && waiting.length ? h("p", { class: "waiting", text: t("waitingVotes", { names: seatNames(view, waiting) }) }) : null,
+  );
+}
+
+export function renderHandEnd(store) {
+  const view = store.view;
+  const r = view.hand_result;
+  const over = view.phase === "match_over";
+  return h("section", { class: "hand-end", id: "hand-end", "aria-labelledby": "hand-end-title" },
+    h("h2", { id: "hand-end-title", text: t("handOver", { n: view.hand_number }) }),
+    over && view.match_winner
+      ? h("p", { class: "match-winner", id: "match-winner", text: t("matchWinner", { names: seatNames(view, view.match_winner) }) })
+      : null,
+    r ? h("p", { class: "result", id: "hand-result", text: resultLine(view, r) }) : null,
+    r && explanation(view, r) ? h("p", { class: "explain", text: explanation(view, r) }) : null,
+    r ? h("div", { class: "reveals" }, view.scores.map((_, i) => revealed(view, r, i))) : null,
+    h("div", { class: "votes" },
+      over ? null : voteBlock(view, "next_hand", t("nextHand"), store),
+      voteBlock(view, "new_match", t("newMatch"), store),
+      h("button", { type: "button", class: "btn", data: { action: "replay" }, text: t("replay") }),
+    ),
+  );
+}

@@ -1,0 +1,130 @@
+// The pages before a table: the lobby (new game, saved games), a variant's rules, joining.
+import { h } from "./dom.js";
+import { t, table } from "./i18n.js";
+import { savedGames } from "./saved.js";
+
+const FALLBACK = [
+  { name: "classic", min: 2, max: 2 },
+  { name: "basic", min: 2, max: 4 },
+  { name: "rummy51", min: 2, max: 4 },
+];
+
+/** Read the variants from GET /api/variants, whatever its exact wrapping. */
+export function normalizeVariants(data) {
+  let list = data;
+  if (data && !Array.isArray(data)) list = data.variants ?? Object.entries(data).map(([name, v]) => ({ name, ...v }));
+  if (!Array.isArray(list) || !list.length) return FALLBACK;
+  return list.map((v) => {
+    const range = v.players_range ?? v.players ?? [v.min_players ?? v.players_min, v.max_players ?? v.players_max];
+    const [min, max] = Array.isArray(range) ? range : [range?.min, range?.max];
+    const fb = FALLBACK.find((f) => f.name === v.name) || { min: 2, max: 4 };
+    return { ...v, name: v.name, min: Number(min) || fb.min, max: Number(max) || fb.max };
+  });
+}
+
+function variantOption(v, form) {
+  const names = table("variantNames");
+  const summaries = table("variantSummaries");
+  const id = `variant-${v.name}`;
+  return h("div", { class: ["choice", form.variant === v.name && "chosen"] },
+    h("input", { type: "radio", name: "variant", id, value: v.name, checked: form.variant === v.name, data: { field: "variant" } }),
+    h("label", { for: id },
+      h("strong", { text: names[v.name] || v.name }),
+      h("span", { class: "summary", text: summaries[v.name] || "" })),
+    h("a", { class: "rules-link", href: `/#rules/${v.name}`, text: t("rulesFull", { name: names[v.name] || v.name }) }),
+  );
+}
+
+function modeOption(mode, label, help, form) {
+  const id = `mode-${mode}`;
+  return h("div", { class: ["choice", form.mode === mode && "chosen"] },
+    h("input", { type: "radio", name: "mode", id, value: mode, checked: form.mode === mode, data: { field: "mode" } }),
+    h("label", { for: id }, h("strong", { text: label }), h("span", { class: "summary", text: help })),
+  );
+}
+
+function savedList(kind, title, games) {
+  const mine = games.filter((g) => (g.mode || "online") === kind);
+  return h("div", { class: "saved-group", data: { kind } },
+    h("h3", { text: title }),
+    mine.length
+      ? h("ul", {}, mine.map((g) => h("li", { data: { room: g.room } },
+          h("span", { class: "saved-name" },
+            h("strong", { text: (table("variantNames")[g.variant] || g.variant || "") }),
+            " ",
+            h("span", { class: "muted", text: `${(g.names || []).filter(Boolean).join(" · ")} · ${new Date(g.updated || Date.now()).toLocaleDateString()}` })),
+          h("a", { class: "btn small", href: `/r/${g.room}#seat=${g.token}`, data: { action: "resume", room: g.room }, text: t("resume") }),
+          h("button", { type: "button", class: "btn small link", data: { action: "forget", room: g.room }, text: t("forget") }))))
+      : h("p", { class: "muted", text: t("savedNone") }),
+  );
+}
+
+export function renderLobby(store) {
+  const form = store.extra.lobby;
+  const variants = store.variants.length ? store.variants : FALLBACK;
+  const chosen = variants.find((v) => v.name === form.variant) || variants[0];
+  const counts = [];
+  for (let n = chosen.min; n <= chosen.max; n += 1) counts.push(n);
+  const games = savedGames();
+  return h("div", { class: "lobby", id: "lobby" },
+    h("form", { class: "card-panel", id: "lobby-form", data: { form: "create" } },
+      h("h1", { text: t("lobbyTitle") }),
+      h("fieldset", {}, h("legend", { text: t("variant") }), variants.map((v) => variantOption(v, form))),
+      h("fieldset", {}, h("legend", { text: t("mode") }),
+        modeOption("online", t("modeOnline"), t("modeOnlineHelp"), form),
+        modeOption("local", t("modeLocal"), t("modeLocalHelp"), form),
+        modeOption("computer", t("modeComputer"), t("modeComputerHelp"), form)),
+      h("div", { class: "row fields" },
+        h("label", { class: "field" }, h("span", { text: t("players") }),
+          h("select", { name: "players", id: "players", data: { field: "players" }, disabled: counts.length < 2 },
+            counts.map((n) => h("option", { value: String(n), selected: Number(form.players) === n, text: String(n) })))),
+        form.mode === "computer"
+          ? h("label", { class: "field" }, h("span", { text: t("level") }),
+              h("select", { name: "level", id: "level", data: { field: "level" } },
+                ["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: form.level === l, text: t(`level${l[0].toUpperCase()}${l.slice(1)}`) }))))
+          : null,
+        h("label", { class: "field grow" }, h("span", { text: t("yourName") }),
+          h("input", { name: "name", id: "name", maxlength: "24", autocomplete: "nickname", value: form.name, data: { field: "name" } }))),
+      h("button", { type: "submit", class: "btn primary big", id: "create", text: t("create") }),
+    ),
+    h("section", { class: "card-panel saved", id: "saved" },
+      h("h2", { text: t("savedTitle") }),
+      savedList("local", t("savedLocal"), games),
+      savedList("computer", t("savedComputer"), games),
+      savedList("online", t("savedOnline"), games),
+      h("p", { class: "note", text: t("savedNote") }),
+    ),
+  );
+}
+
+export function renderRules(store) {
+  const name = store.extra.rulesVariant;
+  const sections = table("rules")[name] || [];
+  return h("article", { class: "card-panel rules", id: "rules" },
+    h("h1", { text: table("variantNames")[name] || name }),
+    h("p", { class: "summary", text: table("variantSummaries")[name] || "" }),
+    sections.map(([head, paras]) => h("section", {}, h("h2", { text: head }), paras.map((p) => h("p", { text: p })))),
+    h("p", {}, h("a", { href: "/", class: "btn", text: t("rulesBack") })),
+  );
+}
+
+export function renderJoin(store) {
+  const info = store.extra.join || {};
+  const seats = info.seats || [];
+  const names = seats.filter((s) => s.name).map((s) => s.name);
+  const full = info.full;
+  return h("div", { class: "card-panel join", id: "join" },
+    h("h1", { text: t("joinTitle") }),
+    info.variant ? h("p", { text: t("joinText", { variant: table("variantNames")[info.variant] || info.variant, names: names.join(", ") || "…" }) }) : null,
+    full
+      ? h("p", { class: "error", text: t("roomFull") })
+      : h("form", { data: { form: "join" } },
+          h("label", { class: "field" }, h("span", { text: t("yourName") }),
+            h("input", { name: "name", id: "join-name", maxlength: "24", value: store.extra.lobby.name, autocomplete: "nickname" })),
+          h("button", { type: "submit", class: "btn primary big", id: "join-button", text: t("joinButton") })),
+  );
+}
+
+export function renderMessage(text) {
+  return h("div", { class: "card-panel" }, h("p", { text }), h("p", {}, h("a", { href: "/", class: "btn", text: t("rulesBack") })));
+}

@@ -1,0 +1,271 @@
+// The table during a hand: opponents, stock and discard, melds, helpers, actions, your hand.
+import { cardName, cardsShort, isJoker, renderBack, renderCard } from "./cards.js";
+import { h } from "./dom.js";
+import { fitsMeld, openingTotal, penaltyTotal, swapTarget } from "./helpers.js";
+import { t } from "./i18n.js";
+import { describeMove, seatName } from "./names.js";
+import { inviteUrl, seatUrl } from "./saved.js";
+import { renderScores } from "./render-end.js";
+
+const PLAYING = ["draw", "play"];
+
+function dot(seat) {
+  const on = seat?.connected || seat?.bot;
+  return h("span", {
+    class: ["dot", on ? "on" : "off"],
+    role: "img",
+    "aria-label": on ? t("connected") : t("disconnected"),
+    title: on ? t("connected") : t("disconnected"),
+    data: { presence: on ? "on" : "off" },
+  });
+}
+
+function opponent(view, seat) {
+  const info = view.seats?.[seat] || {};
+  const count = view.hand_counts?.[seat] ?? 0;
+  const backs = [];
+  for (let i = 0; i < Math.min(count, 14); i += 1) backs.push(renderBack({ small: true }));
+  return h(
+    "section",
+    {
+      class: ["opponent", view.turn === seat && PLAYING.includes(view.phase) && "turn"],
+      data: { seat: String(seat) },
+      "aria-label": `${seatName(view, seat)}, ${t("cardsCount", { n: count })}`,
+    },
+    h("div", { class: "who" },
+      dot(info),
+      h("span", { class: "name", text: seatName(view, seat) }),
+      info.bot ? h("span", { class: "tag", text: t("bot") }) : null,
+      h("span", { class: "seatno", text: t("seatLabel", { seat: seat + 1 }) }),
+    ),
+    h("div", { class: "backs", "aria-hidden": "true" }, backs),
+    h("div", { class: "count", data: { count: String(count) }, text: t("cardsCount", { n: count }) }),
+  );
+}
+
+function pile(view, myTurn) {
+  const canDraw = myTurn && view.phase === "draw";
+  const stock = h(
+    "button",
+    {
+      type: "button",
+      class: ["pile", "stock", canDraw && "can"],
+      data: { action: "draw", source: "stock" },
+      "aria-label": t("stockLabel", { n: view.stock_count }),
+      disabled: !canDraw,
+    },
+    renderBack(),
+    h("span", { class: "pile-count", text: String(view.stock_count) }),
+  );
+  const lastDiscard = view.last_move?.move?.type === "discard";
+  const top = view.discard_top;
+  const discard = h(
+    "button",
+    {
+      type: "button",
+      class: ["pile", "discard", canDraw && top && "can", lastDiscard && "last"],
+      data: { action: "draw", source: "discard" },
+      "aria-label": top ? t("discardLabel", { card: cardName(top) }) : t("discardEmpty"),
+      disabled: !canDraw || !top,
+    },
+    top ? renderCard(top) : h("div", { class: "card empty", "aria-hidden": "true" }),
+    h("span", { class: "pile-count", text: String(view.discard_count) }),
+  );
+  return h("div", { class: "piles" },
+    h("figure", {}, stock, h("figcaption", { text: t("stock") })),
+    h("figure", {}, discard, h("figcaption", { text: t("discardPile") })),
+  );
+}
+
+function status(view, myTurn) {
+  let line;
+  if (view.phase === "waiting") {
+    const free = (view.seats || []).filter((s) => !s.name).length || 1;
+    line = t("waitingFor", { n: free });
+  } else if (myTurn) line = view.phase === "draw" ? t("yourTurnDraw") : t("yourTurnPlay");
+  else line = t("theirTurn", { name: seatName(view, view.turn) });
+  return h("div", { class: "status" },
+    h("p", { class: ["turn-line", myTurn && "mine"], id: "turn-line", text: line }),
+    view.last_move ? h("p", { class: "last-move", id: "last-move", text: describeMove(view, view.last_move) }) : null,
+  );
+}
+
+function lastMeldIds(view) {
+  const m = view.last_move?.move;
+  if (!m) return new Set();
+  if (m.type === "layoff" || m.type === "swap") return new Set([m.meld]);
+  if (m.type === "meld") {
+    const keys = new Set((m.melds || []).map((g) => [...g].sort().join()));
+    return new Set(view.melds.filter((x) => keys.has([...x.cards].sort().join())).map((x) => x.id));
+  }
+  return new Set();
+}
+
+function meldView(view, meld, ctx) {
+  const { selection, canPlay, lastIds } = ctx;
+  const fits = selection.length ? selection.map((c) => fitsMeld(c, meld, view.variant)) : [];
+  const fitsAll = fits.length > 0 && fits.every(Boolean);
+  const single = selection.length === 1 ? fits[0] : null;
+  const swappable = selection.length === 1 && swapTarget(selection[0], meld) && view.variant === "rummy51";
+  const cards = meld.cards.map((c, i) => {
+    const stands = meld.stands_for?.[i];
+    const el = renderCard(c, { classes: ["small"] });
+    if (isJoker(c) && stands && !isJoker(stands)) {
+      el.setAttribute("aria-label", `${cardName(c)}, ${t("standsFor", { card: cardName(stands) })}`);
+      el.append(h("span", { class: "stands", text: cardsShort([stands]) }));
+    }
+    return el;
+  });
+  const label = t("meldLabel", { kind: meld.kind === "set" ? t("meldSet") : t("meldRun"), cards: meld.cards.map(cardName).join(", ") });
+  const end = (side) => h("button", {
+    type: "button",
+    class: ["end", side],
+    data: { action: "layoff", meld: meld.id, end: side },
+    "aria-label": `${t("layoff")} (${t(side === "low" ? "lowEnd" : "highEnd")})`,
+    text: "+",
+  });
+  return h(
+    "div",
+    {
+      class: ["meld", meld.kind, fitsAll && canPlay && "fits", lastIds.has(meld.id) && "last"],
+      data: { meld: meld.id, action: canPlay && selection.length ? "layoff" : null, fits: fitsAll ? "yes" : null },
+      role: canPlay && selection.length ? "button" : "group",
+      tabindex: canPlay && selection.length ? "0" : null,
+      "aria-label": fitsAll ? `${label}, ${t("fitsHere")}` : label,
+    },
+    canPlay && single?.low ? end("low") : null,
+    h("div", { class: "meld-cards" }, cards),
+    canPlay && single?.high ? end("high") : null,
+    canPlay && swappable ? h("button", { type: "button", class: "swap", data: { action: "swap", meld: meld.id }, text: t("swap") }) : null,
+  );
+}
+
+function melds(view, ctx) {
+  if (!view.melds.length) return h("section", { class: "melds empty", "aria-label": t("tableEmpty") }, h("p", { text: t("tableEmpty") }));
+  return h("section", { class: "melds", id: "melds" }, view.melds.map((m) => meldView(view, m, ctx)));
+}
+
+function meters(store, view, myTurn) {
+  const items = [];
+  const hand = view.hand || [];
+  if (view.variant === "rummy51" && !view.opened?.[view.seat] && PLAYING.includes(view.phase)) {
+    const groups = [...store.staged.map((ids) => store.codesOf(ids)), store.selectedCodes()];
+    const n = openingTotal(groups, view.variant);
+    items.push(h("div", { class: ["meter", "opening", n >= 51 && "ok"], id: "opening-meter", data: { value: String(n) } },
+      h("span", { class: "meter-text", text: t("openingMeter", { n }) }),
+      h("span", { class: "bar", "aria-hidden": "true" }, h("span", { class: "fill", style: `width:${Math.min(100, (n / 51) * 100)}%` })),
+      n >= 51 ? h("span", { class: "ok-text", text: t("openingOk") }) : null,
+    ));
+  }
+  if (PLAYING.includes(view.phase)) {
+    const n = penaltyTotal(hand, view.variant);
+    const key = view.variant === "rummy51" ? "penaltyMeterTake" : "penaltyMeterGive";
+    items.push(h("div", { class: "meter penalty", id: "penalty-meter", data: { value: String(n) }, text: t(key, { n }) }));
+  }
+  if (myTurn && (view.must_play || []).length) {
+    items.push(h("div", { class: "meter warn", text: t("mustPlay", { cards: cardsShort(view.must_play) }) }));
+  }
+  if (store.hint) {
+    items.push(h("div", { class: "hint", id: "hint", role: "status" },
+      h("strong", { text: t("hintPrefix") }), " ", t(store.hint.key, store.hint.params)));
+  }
+  return h("div", { class: "meters" }, items);
+}
+
+function actions(store, view, myTurn) {
+  const play = myTurn && view.phase === "play";
+  const n = store.selected.size;
+  const btn = (action, label, { enabled = true, cls = "" } = {}) =>
+    h("button", { type: "button", class: ["btn", cls], data: { action }, disabled: !enabled, text: label });
+  const staged = store.staged.length
+    ? h("div", { class: "staged", id: "staged" },
+        h("span", { text: t("staged") }),
+        store.staged.map((ids) => h("span", { class: "group", text: cardsShort(store.codesOf(ids)) })),
+        btn("unstage", t("clearStaged"), { cls: "link" }))
+    : null;
+  return h("div", { class: "actions" },
+    h("div", { class: "row main-actions" },
+      btn("meld", t("meld"), { enabled: play && (n > 0 || store.staged.length > 0), cls: "primary" }),
+      btn("stage", t("stage"), { enabled: play && n > 0 }),
+      btn("discard", t("discard"), { enabled: play && n === 1, cls: "primary" }),
+      btn("hint", t("hint"), { enabled: myTurn && PLAYING.includes(view.phase) }),
+    ),
+    play && n > 0 && view.melds.length ? h("p", { class: "help", text: t("layoffHelp") }) : null,
+    staged,
+    h("div", { class: "row tools" },
+      btn("sort-suit", t("sortSuit"), { cls: "small" }),
+      btn("sort-rank", t("sortRank"), { cls: "small" }),
+      btn("move-left", "◀", { enabled: n > 0, cls: "small" }),
+      btn("move-right", "▶", { enabled: n > 0, cls: "small" }),
+      btn("deselect", t("deselect"), { enabled: n > 0, cls: "small" }),
+    ),
+  );
+}
+
+function hand(store, view) {
+  const hinted = new Set(store.hint?.cards || []);
+  const stagedIds = store.stagedIds();
+  const cards = store.order.map((slot) => {
+    const selected = store.selected.has(slot.id);
+    const el = renderCard(slot.code, {
+      tag: "button",
+      classes: [selected && "selected", stagedIds.has(slot.id) && "staged", hinted.has(slot.code) && "hinted",
+        slot.code === view.drawn_from_discard && "drawn"].filter(Boolean),
+      attrs: {
+        "data-action": "select",
+        "data-id": slot.id,
+        "data-card": slot.code,
+        "aria-pressed": selected ? "true" : "false",
+        draggable: "true",
+      },
+    });
+    return el;
+  });
+  return h("section", { class: "hand-wrap", "aria-label": t("yourHand") },
+    h("h2", { class: "sr-only", text: t("yourHand") }),
+    h("div", { class: "hand", id: "hand", data: { region: "hand" } }, cards),
+  );
+}
+
+export function renderInvite(view, session) {
+  const url = inviteUrl(session.room);
+  const firstFree = (view?.seats || []).findIndex((s) => !s.name && !s.bot);
+  return h("section", { class: "invite", id: "invite" },
+    h("h2", { text: t("inviteTitle") }),
+    h("p", { text: t("inviteText", { seat: (firstFree >= 0 ? firstFree : 1) + 1 }) }),
+    h("div", { class: "copy-row" },
+      h("input", { class: "invite-url", id: "invite-url", readonly: true, value: url, "aria-label": t("inviteTitle") }),
+      h("button", { type: "button", class: "btn primary", data: { action: "copy-invite" }, text: t("inviteCopy") }),
+    ),
+    h("details", { class: "own-link" },
+      h("summary", { text: t("ownLink") }),
+      h("input", { readonly: true, value: seatUrl(session.room, session.token), "aria-label": t("ownLink") }),
+    ),
+  );
+}
+
+export function renderTable(store) {
+  const view = store.view;
+  const session = store.session;
+  const myTurn = view.turn === view.seat && PLAYING.includes(view.phase);
+  const others = [];
+  for (let i = 1; i < view.hand_counts.length; i += 1) others.push((view.seat + i) % view.hand_counts.length);
+  const ctx = { selection: store.selectedCodes(), canPlay: myTurn && view.phase === "play", lastIds: lastMeldIds(view) };
+  const needInvite = session.mode === "online" && (view.phase === "waiting" || (view.seats || []).some((s) => !s.name && !s.bot));
+  const me = view.seats?.[view.seat] || {};
+  return h("div", { class: ["table", `phase-${view.phase}`, myTurn && "my-turn"], id: "table", data: { phase: view.phase, seat: String(view.seat) } },
+    needInvite ? renderInvite(view, session) : null,
+    h("div", { class: "opponents" }, others.map((s) => opponent(view, s))),
+    h("div", { class: "center" }, pile(view, myTurn), status(view, myTurn)),
+    melds(view, ctx),
+    meters(store, view, myTurn),
+    actions(store, view, myTurn),
+    hand(store, view),
+    h("div", { class: ["me", myTurn && "turn"], data: { seat: String(view.seat) } },
+      dot({ ...me, connected: store.connection === "open" }),
+      h("span", { class: "name", text: `${seatName(view, view.seat)} (${t("you")})` }),
+      h("span", { class: "seatno", text: t("seatLabel", { seat: view.seat + 1 }) }),
+    ),
+    renderScores(store, view),
+  );
+}

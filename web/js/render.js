@@ -1,0 +1,124 @@
+// Draws the whole page from the store. Regions are rebuilt with replaceChildren; focus is
+// kept on the same control across a redraw.
+import { renderCard } from "./cards.js";
+import { h } from "./dom.js";
+import { t } from "./i18n.js";
+import { seatName } from "./names.js";
+import { renderHandEnd } from "./render-end.js";
+import { renderJoin, renderLobby, renderMessage, renderRules } from "./render-lobby.js";
+import { renderTable } from "./render-table.js";
+
+const $ = (id) => document.getElementById(id);
+
+function focusKey(el) {
+  if (!el || el === document.body) return null;
+  for (const attr of ["data-id", "data-meld", "data-action", "id"]) {
+    if (el.hasAttribute?.(attr)) {
+      const extra = el.getAttribute("data-source") || el.getAttribute("data-end") || el.getAttribute("data-vote") || "";
+      return [attr, el.getAttribute(attr), extra];
+    }
+  }
+  return null;
+}
+
+function restoreFocus(key) {
+  if (!key) return;
+  const [attr, value, extra] = key;
+  const all = document.querySelectorAll(`[${attr}="${CSS.escape(value)}"]`);
+  for (const el of all) {
+    const e = el.getAttribute("data-source") || el.getAttribute("data-end") || el.getAttribute("data-vote") || "";
+    if (e === extra && !el.disabled) {
+      el.focus({ preventScroll: true });
+      return;
+    }
+  }
+}
+
+function banners(store) {
+  const items = [];
+  if (store.page === "table" && store.connection === "closed") {
+    items.push(h("div", { class: "banner reconnecting", id: "reconnecting", role: "status", text: t("reconnecting") }));
+  }
+  if (store.twoTabs) items.push(h("div", { class: "banner two-tabs", id: "two-tabs", role: "alert", text: t("twoTabs") }));
+  return items;
+}
+
+function cover(store) {
+  const view = store.view;
+  const name = seatName(view, view.turn);
+  return h("section", { class: "cover", id: "cover", data: { seat: String(view.turn) } },
+    h("div", { class: "cover-card" },
+      h("div", { class: "cover-backs", "aria-hidden": "true" }, h("div", { class: "card back" }), h("div", { class: "card back" }), h("div", { class: "card back" })),
+      h("h1", { text: t("coverTitle", { name }) }),
+      h("p", { text: t("coverText", { name }) }),
+      h("button", { type: "button", class: "btn primary big", data: { action: "reveal" }, id: "reveal", text: t("coverButton", { name }) })),
+  );
+}
+
+function replayPanel(store) {
+  const r = store.replay;
+  const step = r.steps[r.index];
+  return h("div", { class: "modal", role: "dialog", "aria-modal": "true", "aria-labelledby": "replay-title", id: "replay" },
+    h("div", { class: "modal-body" },
+      h("h2", { id: "replay-title", text: t("replay") }),
+      h("p", { class: "replay-step", text: r.index === 0 ? t("replayStart") : t("replayStep", { i: r.index, n: r.steps.length - 1 }) }),
+      h("p", { class: "replay-text", text: step.text }),
+      h("div", { class: "replay-hands" }, step.hands.map((cards, seat) => h("div", { class: "replay-hand" },
+        h("strong", { text: seatName(store.view, seat) }),
+        h("div", { class: "mini-row" }, cards.map((c) => renderCard(c, { classes: ["tiny"] })))))),
+      h("div", { class: "replay-melds" }, step.melds.map((m) => h("div", { class: "mini-row meld-mini" }, m.map((c) => renderCard(c, { classes: ["tiny"] }))))),
+      step.discard ? h("p", {}, t("discardPile"), ": ", renderCard(step.discard, { classes: ["tiny"] })) : null,
+      h("div", { class: "row" },
+        h("button", { type: "button", class: "btn", data: { action: "replay-prev" }, disabled: r.index === 0, text: t("replayPrev") }),
+        h("button", { type: "button", class: "btn primary", data: { action: "replay-next" }, disabled: r.index >= r.steps.length - 1, text: t("replayNext") }),
+        h("button", { type: "button", class: "btn", data: { action: "replay-close" }, text: t("replayClose") }))),
+  );
+}
+
+function page(store) {
+  switch (store.page) {
+    case "lobby":
+      return renderLobby(store);
+    case "rules":
+      return renderRules(store);
+    case "join":
+      return renderJoin(store);
+    case "error":
+      return renderMessage(store.extra.message || t("errorGeneric"));
+    case "table": {
+      const view = store.view;
+      if (!view) return h("p", { class: "muted", text: t("loading") });
+      const local = store.session?.mode === "local";
+      if (local && ["draw", "play"].includes(view.phase) && store.revealed !== view.turn) return cover(store);
+      const table = renderTable(store);
+      if (["hand_over", "match_over"].includes(view.phase)) table.prepend(renderHandEnd(store));
+      return table;
+    }
+    default:
+      return h("p", { class: "muted", text: t("loading") });
+  }
+}
+
+export function render(store) {
+  const focus = focusKey(document.activeElement);
+  $("lang-switch").textContent = t("langSwitch");
+  $("room-label").textContent = store.view ? `${t("handNo", { n: store.view.hand_number })}` : "";
+  $("conn-status").textContent = "";
+  $("banners").replaceChildren(...banners(store));
+  const toast = $("toast");
+  if (store.toast) {
+    toast.hidden = false;
+    toast.dataset.code = store.toast.code || "";
+    toast.replaceChildren(
+      h("span", { class: "toast-text", text: store.toast.text }),
+      store.toast.detail && store.toast.detail !== store.toast.text ? h("span", { class: "toast-detail", text: store.toast.detail }) : null,
+      h("button", { type: "button", class: "toast-close", data: { action: "toast-close" }, "aria-label": "×", text: "×" }),
+    );
+  } else {
+    toast.hidden = true;
+    toast.replaceChildren();
+  }
+  $("app").replaceChildren(page(store));
+  $("overlay").replaceChildren(...(store.replay ? [replayPanel(store)] : []));
+  restoreFocus(focus);
+}

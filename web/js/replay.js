@@ -1,0 +1,59 @@
+// Step through a finished hand from GET /log: the deal, then one step per move. This only
+// moves cards where the log says they went; it never judges a move.
+import { describeMove } from "./names.js";
+import { t } from "./i18n.js";
+
+function removeCards(hand, cards) {
+  for (const c of cards) {
+    const i = hand.indexOf(c);
+    if (i >= 0) hand.splice(i, 1);
+  }
+}
+
+function handsOf(log) {
+  if (Array.isArray(log)) return log;
+  return log?.hands ?? log?.log ?? [];
+}
+
+export function buildReplay(log, view) {
+  const hands = handsOf(log);
+  const last = hands[hands.length - 1];
+  if (!last) return [];
+  const deal = last.deal || last.start || {};
+  const state = {
+    hands: (deal.hands || []).map((x) => [...x]),
+    stock: [...(deal.stock || [])],
+    discard: [...(deal.discard || [])],
+    melds: [],
+  };
+  const snap = (text) => ({
+    text,
+    hands: state.hands.map((x) => [...x]),
+    melds: state.melds.map((m) => [...m.cards]),
+    discard: state.discard[state.discard.length - 1] || null,
+  });
+  const steps = [snap(t("replayStart"))];
+  for (const entry of last.moves || []) {
+    const seat = entry.seat;
+    const move = entry.move || entry;
+    const hand = state.hands[seat] || [];
+    if (move.type === "draw") {
+      const card = move.source === "discard" ? state.discard.pop() : move.card || state.stock.shift();
+      if (card) hand.push(card);
+    } else if (move.type === "meld") {
+      for (const cards of move.melds || []) {
+        removeCards(hand, cards);
+        state.melds.push({ id: null, cards: [...cards] });
+      }
+    } else if (move.type === "layoff") {
+      removeCards(hand, move.cards || []);
+      const meld = state.melds.find((m) => m.id === move.meld) || state.melds[Number(String(move.meld).replace(/\D/g, "")) - 1];
+      if (meld) meld.cards = move.end === "low" ? [...move.cards, ...meld.cards] : [...meld.cards, ...move.cards];
+    } else if (move.type === "discard") {
+      removeCards(hand, [move.card]);
+      state.discard.push(move.card);
+    }
+    steps.push(snap(describeMove(view, { seat, move })));
+  }
+  return steps;
+}

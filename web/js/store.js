@@ -1,0 +1,158 @@
+// The one place state lives: the server's view plus what this browser adds (card order,
+// selection, staged melds, banners). Every change dispatches "change".
+import { compareByRank, compareBySuit } from "./cards.js";
+
+let nextId = 1;
+
+/** Keep the player's own card order across views: known cards stay put, new ones go last. */
+function reconcile(order, hand) {
+  const left = new Map();
+  for (const code of hand) left.set(code, (left.get(code) || 0) + 1);
+  const kept = [];
+  for (const slot of order) {
+    const n = left.get(slot.code) || 0;
+    if (n > 0) {
+      kept.push(slot);
+      left.set(slot.code, n - 1);
+    }
+  }
+  for (const code of hand) {
+    const n = left.get(code) || 0;
+    if (n > 0) {
+      kept.push({ id: `c${nextId++}`, code });
+      left.set(code, n - 1);
+    }
+  }
+  return kept;
+}
+
+const sameHand = (a, b) => a.length === b.length && [...a].sort().join() === [...b].sort().join();
+
+export class Store extends EventTarget {
+  constructor() {
+    super();
+    this.page = "loading"; // loading | lobby | rules | join | table | error
+    this.view = null;
+    this.session = null; // {room, seat, token, mode, tokens}
+    this.variants = [];
+    this.order = []; // [{id, code}] in the player's own order
+    this.selected = new Set(); // slot ids
+    this.staged = []; // [[slot id]] melds prepared for one "Uitleggen"
+    this.toast = null; // {text, detail, code}
+    this.connection = "idle"; // idle | open | closed
+    this.twoTabs = false;
+    this.revealed = null; // local play: the seat whose cards are uncovered
+    this.hint = null;
+    this.sheet = []; // [{hand, points}] seen by this browser
+    this.replay = null; // {steps, index}
+    this.pending = false;
+    this.extra = {}; // page data: join summary, rules variant
+  }
+
+  emit() {
+    this.dispatchEvent(new Event("change"));
+  }
+
+  update(patch) {
+    Object.assign(this, patch);
+    this.emit();
+  }
+
+  /** Replace the view with the server's; an older version than ours is ignored. */
+  setView(view) {
+    if (!view) return;
+    if (this.view && view.version < this.view.version && view.seat === this.view.seat) return;
+    const hand = view.hand || [];
+    const changed = !this.view || view.seat !== this.view.seat || !sameHand(this.view.hand || [], hand);
+    if (this.view && view.seat !== this.view.seat) this.order = [];
+    this.order = reconcile(this.order, hand);
+    if (changed || view.phase !== "play") {
+      this.selected = new Set();
+      this.staged = [];
+    }
+    if (changed || view.version !== this.view?.version) this.hint = null;
+    this.view = view;
+    this.emit();
+  }
+
+  setSeats(seats) {
+    if (!this.view) return;
+    this.view = { ...this.view, seats };
+    this.emit();
+  }
+
+  codesOf(ids) {
+    const byId = new Map(this.order.map((s) => [s.id, s.code]));
+    return ids.map((id) => byId.get(id)).filter(Boolean);
+  }
+
+  /** Selected cards in the order they lie in the hand. */
+  selectedCodes() {
+    return this.order.filter((s) => this.selected.has(s.id)).map((s) => s.code);
+  }
+
+  selectedIds() {
+    return this.order.filter((s) => this.selected.has(s.id)).map((s) => s.id);
+  }
+
+  toggle(id) {
+    if (this.selected.has(id)) this.selected.delete(id);
+    else this.selected.add(id);
+    this.hint = null;
+    this.emit();
+  }
+
+  clearSelection() {
+    this.selected = new Set();
+    this.emit();
+  }
+
+  stageSelection() {
+    const ids = this.selectedIds();
+    if (!ids.length) return;
+    this.staged = [...this.staged, ids];
+    this.selected = new Set();
+    this.emit();
+  }
+
+  stagedIds() {
+    return new Set(this.staged.flat());
+  }
+
+  sortBy(kind) {
+    const cmp = kind === "rank" ? compareByRank : compareBySuit;
+    this.order = [...this.order].sort((a, b) => cmp(a.code, b.code));
+    this.emit();
+  }
+
+  /** Move the selected cards one place left (-1) or right (+1). */
+  shiftSelected(dir) {
+    const order = [...this.order];
+    const idx = order.map((s, i) => (this.selected.has(s.id) ? i : -1)).filter((i) => i >= 0);
+    if (!idx.length) return;
+    if (dir < 0 && idx[0] === 0) return;
+    if (dir > 0 && idx[idx.length - 1] === order.length - 1) return;
+    const seq = dir < 0 ? idx : [...idx].reverse();
+    for (const i of seq) [order[i], order[i + dir]] = [order[i + dir], order[i]];
+    this.order = order;
+    this.emit();
+  }
+
+  /** Drag and drop: put slot `id` before slot `beforeId` (or last when null). */
+  moveSlot(id, beforeId) {
+    const slot = this.order.find((s) => s.id === id);
+    if (!slot || id === beforeId) return;
+    const rest = this.order.filter((s) => s.id !== id);
+    const at = beforeId ? rest.findIndex((s) => s.id === beforeId) : rest.length;
+    rest.splice(at < 0 ? rest.length : at, 0, slot);
+    this.order = rest;
+    this.emit();
+  }
+
+  showToast(text, detail = "", code = "") {
+    this.toast = { text, detail, code, at: Date.now() };
+    this.emit();
+  }
+}
+
+export const store = new Store();
