@@ -51,9 +51,7 @@ class WriteOut(BaseModel):
 def create_app(db_path: str) -> FastAPI:
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = create_async_engine(
-            f"sqlite+aiosqlite:///{db_path}", pool_size=1, max_overflow=0
-        )
+        engine = create_async_engine(f"sqlite+aiosqlite:///{db_path}", pool_size=1, max_overflow=0)
 
         @event.listens_for(engine.sync_engine, "connect")
         def _pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]

@@ -34,7 +34,6 @@ import json
 import os
 import random
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -156,8 +155,12 @@ class Child:
             status, body = await http.request(
                 "POST",
                 "/api/rooms",
-                {"variant": self.args.variant, "players": players, "mode": "online",
-                 "name": f"load{n}"},
+                {
+                    "variant": self.args.variant,
+                    "players": players,
+                    "mode": "online",
+                    "name": f"load{n}",
+                },
             )
             if status != 201:
                 self.stats.errors[f"create_{status}"] += 1
@@ -206,7 +209,7 @@ class Child:
                         return
                     finally:
                         self.stats.open_ws -= 1
-            except (ConnectionClosed, OSError, asyncio.TimeoutError) as exc:
+            except (TimeoutError, ConnectionClosed, OSError) as exc:
                 if self.stopping:
                     return
                 attempts += 1
@@ -226,7 +229,7 @@ class Child:
             timeout = None if not self.stopping else 2.0
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=timeout or 3600)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 return last_version
             now = time.perf_counter()
             msg = json.loads(raw)
@@ -239,7 +242,9 @@ class Child:
             state = msg["state"]
             version = state["version"]
             if version < last_version:
-                self.stats.problem(f"{room.id} seat {seat}: version went back {last_version}->{version}")
+                self.stats.problem(
+                    f"{room.id} seat {seat}: version went back {last_version}->{version}"
+                )
             last_version = max(last_version, version)
             self._check_state(room, seat, state)
             self._note_broadcast(room, seat, state, now)
@@ -248,7 +253,9 @@ class Child:
             phase = state["phase"]
             if phase in PLAYING and state["turn"] == seat and not self.stopping:
                 if pending_send is None or pending_send.done():
-                    pending_send = asyncio.create_task(self._move_after_think(ws, room, seat, state))
+                    pending_send = asyncio.create_task(
+                        self._move_after_think(ws, room, seat, state)
+                    )
             elif phase == "hand_over" and not self.stopping:
                 if seat == 0 and voted != (state["hand_number"], "next_hand"):
                     self.stats.hands_done += 1
@@ -263,7 +270,9 @@ class Child:
                     await ws.send(json.dumps({"type": "vote", "vote": "new_match"}))
             del deadline_task
 
-    async def _move_after_think(self, ws: Any, room: Room, seat: int, state: dict[str, Any]) -> None:
+    async def _move_after_think(
+        self, ws: Any, room: Room, seat: int, state: dict[str, Any]
+    ) -> None:
         delay = self.think()
         if delay:
             await asyncio.sleep(delay)
@@ -321,14 +330,18 @@ class Child:
             await asyncio.sleep(0.5)
             if self.in_window(time.perf_counter()):
                 low = self.stats.ws_low
-                self.stats.ws_low = self.stats.open_ws if low is None else min(low, self.stats.open_ws)
+                self.stats.ws_low = (
+                    self.stats.open_ws if low is None else min(low, self.stats.open_ws)
+                )
 
     # -- audit ---------------------------------------------------------------------------
     async def audit(self, room: Room) -> dict[str, int]:
         result = Counter(rooms=1)
         http = RawHTTP(self.urls[0])
         try:
-            status, log = await http.request("GET", f"/api/rooms/{room.id}/log", token=room.tokens[0])
+            status, log = await http.request(
+                "GET", f"/api/rooms/{room.id}/log", token=room.tokens[0]
+            )
             if status != 200:
                 result["log_http_error"] += 1
                 self.stats.problem(f"{room.id}: GET log {status}")
@@ -353,16 +366,22 @@ class Child:
             for sent in room.sent:
                 made = sent.version + 1
                 matches = [
-                    1 for seat, move in by_version.get(made, ()) if seat == sent.seat and same_move(move, sent.move)
+                    1
+                    for seat, move in by_version.get(made, ())
+                    if seat == sent.seat and same_move(move, sent.move)
                 ]
                 if sent.acked:
                     result["acked"] += 1
                     if len(matches) == 0:
                         result["lost"] += 1
-                        self.stats.problem(f"{room.id}: acked move v{made} seat {sent.seat} not in log")
+                        self.stats.problem(
+                            f"{room.id}: acked move v{made} seat {sent.seat} not in log"
+                        )
                     elif len(matches) > 1:
                         result["duplicated"] += 1
-                        self.stats.problem(f"{room.id}: acked move v{made} seat {sent.seat} logged {len(matches)}x")
+                        self.stats.problem(
+                            f"{room.id}: acked move v{made} seat {sent.seat} logged {len(matches)}x"
+                        )
                 elif len(matches) > 1:
                     result["duplicated"] += 1
             if versions:
@@ -486,7 +505,13 @@ async def _drive_floor(url: str, conns: int, duration: float) -> tuple[int, list
             while time.perf_counter() < end:
                 t = time.perf_counter()
                 status, _ = await http.request(
-                    "POST", "/write", {"room": f"r{i}", "version": version, "move": {"type": "draw", "source": "stock"}}
+                    "POST",
+                    "/write",
+                    {
+                        "room": f"r{i}",
+                        "version": version,
+                        "move": {"type": "draw", "source": "stock"},
+                    },
                 )
                 lat.append((time.perf_counter() - t) * 1000)
                 if status == 200:
@@ -505,8 +530,14 @@ def run_floor(conns: int, duration: float) -> dict[str, Any]:
     port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         proc = subprocess.Popen(
-            [sys.executable, str(ROOT / "bench" / "floor_app.py"), "--port", str(port),
-             "--db", os.path.join(tmp, "floor.db")],
+            [
+                sys.executable,
+                str(ROOT / "bench" / "floor_app.py"),
+                "--port",
+                str(port),
+                "--db",
+                os.path.join(tmp, "floor.db"),
+            ],
         )
         try:
             url = f"http://127.0.0.1:{port}"
@@ -570,10 +601,30 @@ def main() -> int:
     children = []
     for i in range(procs):
         share = plan[i::procs]
-        cmd = [sys.executable, __file__, "--child-index", str(i), "--child-share", json.dumps(share),
-               "--child-start", str(start_at), "--variant", args.variant, "--strategy", args.strategy,
-               "--duration", str(args.duration), "--warmup", str(args.warmup),
-               "--rate", str(args.rate), "--rooms", str(args.rooms), "--seed", str(args.seed)]
+        cmd = [
+            sys.executable,
+            __file__,
+            "--child-index",
+            str(i),
+            "--child-share",
+            json.dumps(share),
+            "--child-start",
+            str(start_at),
+            "--variant",
+            args.variant,
+            "--strategy",
+            args.strategy,
+            "--duration",
+            str(args.duration),
+            "--warmup",
+            str(args.warmup),
+            "--rate",
+            str(args.rate),
+            "--rooms",
+            str(args.rooms),
+            "--seed",
+            str(args.seed),
+        ]
         for url in args.url:
             cmd += ["--url", url]
         children.append(subprocess.Popen(cmd, stdout=subprocess.PIPE))
@@ -601,8 +652,12 @@ def main() -> int:
         "websockets": sum(r["seats"] for r in results),
         "duration_s": args.duration,
         "moves_per_s": round(rate, 1),
-        "ack_ms": {q: round(pct(ack, p), 1) for q, p in (("p50", 0.5), ("p95", 0.95), ("p99", 0.99))},
-        "fanout_ms": {q: round(pct(fan, p), 1) for q, p in (("p50", 0.5), ("p95", 0.95), ("p99", 0.99))},
+        "ack_ms": {
+            q: round(pct(ack, p), 1) for q, p in (("p50", 0.5), ("p95", 0.95), ("p99", 0.99))
+        },
+        "fanout_ms": {
+            q: round(pct(fan, p), 1) for q, p in (("p50", 0.5), ("p95", 0.95), ("p99", 0.99))
+        },
         "ws_held_low": sum(r["ws_low"] for r in results),
         "ws_held_high": sum(r["ws_high"] for r in results),
         "hands_completed": sum(r["hands_done"] for r in results),
@@ -611,18 +666,24 @@ def main() -> int:
         "audit": dict(audit),
     }
     print(f"target            {' '.join(args.url)}")
-    print(f"rooms/websockets  {summary['rooms']} rooms, {summary['websockets']} websockets "
-          f"(held {summary['ws_held_low']}..{summary['ws_held_high']} during the window)")
-    print(f"moves/s           {summary['moves_per_s']} acknowledged over {args.duration:.0f} s "
-          f"({acked} moves, {summary['hands_completed']} hands completed)")
+    print(
+        f"rooms/websockets  {summary['rooms']} rooms, {summary['websockets']} websockets "
+        f"(held {summary['ws_held_low']}..{summary['ws_held_high']} during the window)"
+    )
+    print(
+        f"moves/s           {summary['moves_per_s']} acknowledged over {args.duration:.0f} s "
+        f"({acked} moves, {summary['hands_completed']} hands completed)"
+    )
     a, f = summary["ack_ms"], summary["fanout_ms"]
     print(f"move->ack ms      p50 {a['p50']}  p95 {a['p95']}  p99 {a['p99']}")
     print(f"move->fan-out ms  p50 {f['p50']}  p95 {f['p95']}  p99 {f['p99']}")
     print(f"errors            {dict(errors) or 0}  (reconnects {summary['reconnects']})")
     lost, dup, gaps = audit.get("lost", 0), audit.get("duplicated", 0), audit.get("version_gaps", 0)
     bad = errors.get("conservation", 0)
-    print(f"audit             {audit.get('rooms', 0)} rooms, {audit.get('acked', 0)} acked moves: "
-          f"{lost} lost, {dup} duplicated, {gaps} version gaps, {bad} conservation failures")
+    print(
+        f"audit             {audit.get('rooms', 0)} rooms, {audit.get('acked', 0)} acked moves: "
+        f"{lost} lost, {dup} duplicated, {gaps} version gaps, {bad} conservation failures"
+    )
     problems = [p for r in results for p in r["problems"]][:10]
     for p in problems:
         print(f"  problem: {p}")
@@ -636,8 +697,10 @@ def main() -> int:
             "ratio": round(rate / floor["rate"], 3) if floor["rate"] else None,
         }
         fl = summary["floor"]
-        print(f"floor             {fl['rate']} one-row SQLite writes/s ({args.floor_conns} conns, "
-              f"p50 {fl['p50']} ms, p99 {fl['p99']} ms, {fl['errors']} errors)")
+        print(
+            f"floor             {fl['rate']} one-row SQLite writes/s ({args.floor_conns} conns, "
+            f"p50 {fl['p50']} ms, p99 {fl['p99']} ms, {fl['errors']} errors)"
+        )
         print(f"ratio             {fl['ratio']} of the floor")
     if args.json:
         Path(args.json).write_text(json.dumps(summary, indent=2))
