@@ -7,6 +7,7 @@ import asyncio
 import logging
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -28,16 +29,26 @@ def _serve(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     asyncio.run(upgrade())
-    config = uvicorn.Config(
-        create_app(settings),
-        host=args.host,
-        port=args.port,
+    options: dict[str, Any] = {
+        "host": args.host,
+        "port": args.port,
         # The access log would print websocket URLs, and they carry seat tokens.
-        access_log=False,
-        ws_max_size=settings.ws_max_frame_bytes,
-        lifespan="on",
-    )
-    uvicorn.Server(config).run()
+        "access_log": False,
+        "ws_max_size": settings.ws_max_frame_bytes,
+        "lifespan": "on",
+    }
+    if args.workers > 1:
+        # Each worker is a process with its own app, engine and hub; they share the
+        # listening socket. Rooms stay consistent through the database's version CAS, and
+        # with RUMMY_REDIS_URL set every worker's websockets get every room's events.
+        if not settings.redis_url:
+            logging.getLogger("rummy").warning(
+                "--workers without RUMMY_REDIS_URL: a move reaches only the websockets of "
+                "the worker that accepted it"
+            )
+        uvicorn.run("app.main:create_app", factory=True, workers=args.workers, **options)
+        return 0
+    uvicorn.Server(uvicorn.Config(create_app(settings), **options)).run()
     return 0
 
 
@@ -49,6 +60,13 @@ def build_parser() -> argparse.ArgumentParser:
     )
     serve.add_argument("--host", default="127.0.0.1")
     serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument(
+        "--workers",
+        type=int,
+        default=1,
+        help="server processes sharing the port (set RUMMY_REDIS_URL and a PostgreSQL "
+        "RUMMY_DATABASE_URL so they share rooms)",
+    )
     serve.set_defaults(func=_serve)
     try:
         from bots.cli import register
