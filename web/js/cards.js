@@ -33,21 +33,25 @@ export function cardShort(code) {
 
 export const cardsShort = (codes) => codes.map(cardShort).join(" ");
 
-/**
- * What a card left in hand costs when someone goes out (seed texts): ace 1 and no jokers in
- * classic and basic; ace 11 and joker 25 in rummy51.
- */
-export function handValue(code, variant) {
-  if (isJoker(code)) return 25;
-  const r = rankIndex(code);
-  if (r === 1) return variant === "rummy51" ? 11 : 1;
-  return Math.min(r, 10);
+const NUMBERS = { 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, T: 10 };
+const ACE_1 = { A: 1, ...NUMBERS, J: 10, Q: 10, K: 10 };
+/** Used until GET /api/variants answers: the same switches the server publishes. */
+export const DEFAULT_RULES = {
+  classic: { name: "classic", min_players: 2, max_players: 2, ace_high: false, set_suits_distinct: true, layoff_before_first_meld: true, opening_minimum: null, opening_values: null, joker_swap: false, scoring: "winner_takes_all", card_values: ACE_1 },
+  basic: { name: "basic", min_players: 2, max_players: 4, ace_high: false, set_suits_distinct: true, layoff_before_first_meld: true, opening_minimum: null, opening_values: null, joker_swap: false, scoring: "winner_takes_all", card_values: ACE_1 },
+  rummy51: { name: "rummy51", min_players: 2, max_players: 4, ace_high: true, set_suits_distinct: true, layoff_before_first_meld: false, opening_minimum: 51, opening_values: { A: 10, ...NUMBERS, J: 10, Q: 10, K: 10 }, joker_swap: true, scoring: "penalty", card_values: { A: 11, ...NUMBERS, J: 10, Q: 10, K: 10, JK: 25 } },
+};
+
+/** What a card left in hand costs when someone goes out: the variant's `card_values`. */
+export function handValue(code, rules) {
+  const values = rules?.card_values || ACE_1;
+  return values[isJoker(code) ? "JK" : code[0]] ?? (isJoker(code) ? 25 : 0);
 }
 
-/** rummy51 meld value for the opening: 2-10 their number, J/Q/K/A 10. */
-export function openingValue(code) {
-  const r = rankIndex(code);
-  return r === 1 || r > 10 ? 10 : r;
+/** A card's value towards the opening minimum: the variant's `opening_values`. */
+export function openingValue(code, rules) {
+  const values = rules?.opening_values || DEFAULT_RULES.rummy51.opening_values;
+  return values[code[0]] ?? 0;
 }
 
 const suitOrder = (code) => (isJoker(code) ? 9 : SUITS.indexOf(code[1]));

@@ -19,7 +19,7 @@ export function bindEvents(store, game) {
       store.showToast(t("selectMeld"));
       return;
     }
-    const melds = groups.map((g) => arrangeGroup(g, store.view.variant).cards);
+    const melds = groups.map((g) => arrangeGroup(g, store.rules()).cards);
     game.move({ type: "meld", melds });
   }
 
@@ -65,7 +65,7 @@ export function bindEvents(store, game) {
       const cards = store.selectedCodes();
       if (cards.length === 1) game.move({ type: "swap", meld: el.dataset.meld, card: cards[0] });
     },
-    hint: () => store.update({ hint: suggest(store.view) }),
+    hint: () => store.update({ hint: suggest(store.view, store.rules()) }),
     "sort-suit": () => store.sortBy("suit"),
     "sort-rank": () => store.sortBy("rank"),
     "move-left": () => store.shiftSelected(-1),

@@ -45,22 +45,22 @@ function resultLine(view, r) {
   return r.reason === "stalemate" ? t("stalemate") : t("drawHand");
 }
 
-function explanation(view, r) {
+function explanation(view, r, rules) {
   if (r.reason !== "out" || r.winner === null || r.winner === undefined) return null;
   const name = seatName(view, r.winner);
-  if (view.variant === "rummy51") return t("explainPenalty", { name });
+  if (rules.scoring === "penalty") return t("explainPenalty", { name });
   return t("explainWinner", { name, n: r.points[r.winner] });
 }
 
-function revealed(view, r, seat) {
+function revealed(view, r, seat, rules) {
   const cards = r.hands?.[seat] || [];
-  const sum = cards.reduce((s, c) => s + handValue(c, view.variant), 0);
+  const sum = cards.reduce((s, c) => s + handValue(c, rules), 0);
   return h("div", { class: ["reveal", r.winner === seat && "winner"], data: { seat: String(seat) } },
     h("h3", {}, seatName(view, seat), " ",
       h("span", { class: "points", data: { points: String(r.points[seat]) }, text: t("pointsN", { n: r.points[seat] }) })),
     cards.length
       ? h("div", { class: "reveal-cards", "aria-label": `${t("cardsLeft")}: ${cards.map(cardName).join(", ")}` },
-          cards.map((c) => h("span", { class: "valued" }, renderCard(c, { classes: ["small"] }), h("span", { class: "val", text: String(handValue(c, view.variant)) }))),
+          cards.map((c) => h("span", { class: "valued" }, renderCard(c, { classes: ["small"] }), h("span", { class: "val", text: String(handValue(c, rules)) }))),
           h("span", { class: "sum", text: `= ${sum}` }))
       : h("p", { class: "muted", text: t("noCards") }),
   );
@@ -82,14 +82,15 @@ export function renderHandEnd(store) {
   const view = store.view;
   const r = view.hand_result;
   const over = view.phase === "match_over";
+  const rules = store.rules(view.variant);
   return h("section", { class: "hand-end", id: "hand-end", "aria-labelledby": "hand-end-title" },
     h("h2", { id: "hand-end-title", text: t("handOver", { n: view.hand_number }) }),
     over && view.match_winner
       ? h("p", { class: "match-winner", id: "match-winner", text: t("matchWinner", { names: seatNames(view, view.match_winner) }) })
       : null,
     r ? h("p", { class: "result", id: "hand-result", text: resultLine(view, r) }) : null,
-    r && explanation(view, r) ? h("p", { class: "explain", text: explanation(view, r) }) : null,
-    r ? h("div", { class: "reveals" }, view.scores.map((_, i) => revealed(view, r, i))) : null,
+    r && explanation(view, r, rules) ? h("p", { class: "explain", text: explanation(view, r, rules) }) : null,
+    r ? h("div", { class: "reveals" }, view.scores.map((_, i) => revealed(view, r, i, rules))) : null,
     h("div", { class: "votes" },
       over ? null : voteBlock(view, "next_hand", t("nextHand"), store),
       voteBlock(view, "new_match", t("newMatch"), store),

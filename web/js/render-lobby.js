@@ -1,4 +1,5 @@
 // The pages before a table: the lobby (new game, saved games), a variant's rules, joining.
+import { DEFAULT_RULES } from "./cards.js";
 import { h } from "./dom.js";
 import { t, table } from "./i18n.js";
 import { savedGames } from "./saved.js";
@@ -18,7 +19,7 @@ export function normalizeVariants(data) {
     const range = v.players_range ?? v.players ?? [v.min_players ?? v.players_min, v.max_players ?? v.players_max];
     const [min, max] = Array.isArray(range) ? range : [range?.min, range?.max];
     const fb = FALLBACK.find((f) => f.name === v.name) || { min: 2, max: 4 };
-    return { ...v, name: v.name, min: Number(min) || fb.min, max: Number(max) || fb.max };
+    return { ...(DEFAULT_RULES[v.name] || {}), ...v, name: v.name, min: Number(min) || fb.min, max: Number(max) || fb.max };
   });
 }
 

@@ -103,10 +103,10 @@ function lastMeldIds(view) {
 
 function meldView(view, meld, ctx) {
   const { selection, canPlay, lastIds } = ctx;
-  const fits = selection.length ? selection.map((c) => fitsMeld(c, meld, view.variant)) : [];
+  const fits = selection.length ? selection.map((c) => fitsMeld(c, meld, ctx.rules)) : [];
   const fitsAll = fits.length > 0 && fits.every(Boolean);
   const single = selection.length === 1 ? fits[0] : null;
-  const swappable = selection.length === 1 && swapTarget(selection[0], meld) && view.variant === "rummy51";
+  const swappable = selection.length === 1 && swapTarget(selection[0], meld, ctx.rules);
   const cards = meld.cards.map((c, i) => {
     const stands = meld.stands_for?.[i];
     const el = renderCard(c, { classes: ["small"] });
@@ -148,18 +148,20 @@ function melds(view, ctx) {
 function meters(store, view, myTurn) {
   const items = [];
   const hand = view.hand || [];
-  if (view.variant === "rummy51" && !view.opened?.[view.seat] && PLAYING.includes(view.phase)) {
+  const rules = store.rules(view.variant);
+  const minimum = rules.opening_minimum;
+  if (minimum && !view.opened?.[view.seat] && PLAYING.includes(view.phase)) {
     const groups = [...store.staged.map((ids) => store.codesOf(ids)), store.selectedCodes()];
-    const n = openingTotal(groups, view.variant);
-    items.push(h("div", { class: ["meter", "opening", n >= 51 && "ok"], id: "opening-meter", data: { value: String(n) } },
-      h("span", { class: "meter-text", text: t("openingMeter", { n }) }),
-      h("span", { class: "bar", "aria-hidden": "true" }, h("span", { class: "fill", style: `width:${Math.min(100, (n / 51) * 100)}%` })),
-      n >= 51 ? h("span", { class: "ok-text", text: t("openingOk") }) : null,
+    const n = openingTotal(groups, rules);
+    items.push(h("div", { class: ["meter", "opening", n >= minimum && "ok"], id: "opening-meter", data: { value: String(n) } },
+      h("span", { class: "meter-text", text: t("openingMeter", { n, min: minimum }) }),
+      h("span", { class: "bar", "aria-hidden": "true" }, h("span", { class: "fill", style: `width:${Math.min(100, (n / minimum) * 100)}%` })),
+      n >= minimum ? h("span", { class: "ok-text", text: t("openingOk") }) : null,
     ));
   }
   if (PLAYING.includes(view.phase)) {
-    const n = penaltyTotal(hand, view.variant);
-    const key = view.variant === "rummy51" ? "penaltyMeterTake" : "penaltyMeterGive";
+    const n = penaltyTotal(hand, rules);
+    const key = rules.scoring === "penalty" ? "penaltyMeterTake" : "penaltyMeterGive";
     items.push(h("div", { class: "meter penalty", id: "penalty-meter", data: { value: String(n) }, text: t(key, { n }) }));
   }
   if (myTurn && (view.must_play || []).length) {
@@ -250,7 +252,7 @@ export function renderTable(store) {
   const myTurn = view.turn === view.seat && PLAYING.includes(view.phase);
   const others = [];
   for (let i = 1; i < view.hand_counts.length; i += 1) others.push((view.seat + i) % view.hand_counts.length);
-  const ctx = { selection: store.selectedCodes(), canPlay: myTurn && view.phase === "play", lastIds: lastMeldIds(view) };
+  const ctx = { selection: store.selectedCodes(), canPlay: myTurn && view.phase === "play", lastIds: lastMeldIds(view), rules: store.rules(view.variant) };
   const needInvite = session.mode === "online" && (view.phase === "waiting" || (view.seats || []).some((s) => !s.name && !s.bot));
   const me = view.seats?.[view.seat] || {};
   return h("div", { class: ["table", `phase-${view.phase}`, myTurn && "my-turn"], id: "table", data: { phase: view.phase, seat: String(view.seat) } },

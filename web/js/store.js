@@ -1,6 +1,6 @@
 // The one place state lives: the server's view plus what this browser adds (card order,
 // selection, staged melds, banners). Every change dispatches "change".
-import { compareByRank, compareBySuit } from "./cards.js";
+import { DEFAULT_RULES, compareByRank, compareBySuit } from "./cards.js";
 
 let nextId = 1;
 
@@ -47,6 +47,11 @@ export class Store extends EventTarget {
     this.replay = null; // {steps, index}
     this.pending = false;
     this.extra = {}; // page data: join summary, rules variant
+  }
+
+  /** The rule switches of `name` (GET /api/variants), for presentation only. */
+  rules(name = this.view?.variant) {
+    return this.variants.find((v) => v.name === name) || DEFAULT_RULES[name] || DEFAULT_RULES.classic;
   }
 
   emit() {

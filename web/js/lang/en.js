@@ -88,7 +88,7 @@ export default {
   meldLabel: "{kind}: {cards}",
   selected: "selected",
   mustPlay: "Play your joker this turn: {cards}.",
-  openingMeter: "Opening: {n} / 51",
+  openingMeter: "Opening: {n} / {min}",
   openingOk: "enough to open",
   penaltyMeterGive: "If someone goes out now, you give away {n} points.",
   penaltyMeterTake: "If someone goes out now, you get {n} penalty points.",

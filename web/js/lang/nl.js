@@ -93,7 +93,7 @@ export default {
   selected: "geselecteerd",
   mustPlay: "Speel je joker deze beurt nog uit: {cards}.",
   // helpers
-  openingMeter: "Opening: {n} / 51",
+  openingMeter: "Opening: {n} / {min}",
   openingOk: "genoeg om te openen",
   penaltyMeterGive: "Gaat iemand nu uit, dan geef je {n} punten weg.",
   penaltyMeterTake: "Gaat iemand nu uit, dan krijg je {n} strafpunten.",

@@ -1,0 +1,102 @@
+"""The lobby, a local hot-seat game and a game against the computer."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.async_api import expect
+from webdeals import deal
+from webtools import screenshot
+
+pytestmark = pytest.mark.browser
+
+
+async def test_lobby_and_rules_page(pages) -> None:
+    page = await pages.page(path="/")
+    await expect(page.get_by_role("heading", name="Nieuw spel")).to_be_visible()
+    for label in ("Met een vriend spelen", "Op dit apparaat", "Tegen de computer"):
+        await expect(page.get_by_text(label, exact=True)).to_be_visible()
+    await expect(page.locator("#saved")).to_contain_text("browsergegevens wissen")
+    await page.get_by_text("Tegen de computer", exact=True).click()
+    await expect(page.locator("#level")).to_be_visible()
+    await page.locator("#name").fill("Anna")
+    await screenshot(page, "lobby-desktop")
+    await page.get_by_role("link", name="Alle regels van Rummy 51 met jokers").click()
+    await expect(page.locator("#rules h1")).to_have_text("Rummy 51 met jokers")
+    await expect(page.locator("#rules")).to_contain_text("51 punten")
+    await page.get_by_role("button", name="English").click()
+    await expect(page.locator("#rules h1")).to_have_text("Rummy 51 with jokers")
+    await page.get_by_role("button", name="Nederlands").click()
+
+
+async def test_local_hot_seat_covers_between_turns(pages) -> None:
+    page = await pages.page(path="/")
+    await page.get_by_text("Op dit apparaat", exact=True).click()
+    await page.locator("#name").fill("Anna")
+    await page.get_by_role("button", name="Spel maken").click()
+
+    cover = page.locator("#cover")
+    await expect(cover).to_be_visible()
+    await expect(cover.get_by_role("heading")).to_have_text("Geef het apparaat aan Anna")
+    await expect(page.locator("#hand")).to_have_count(0)
+    await page.locator("#reveal").click()
+    await expect(page.locator("#turn-line")).to_have_text("Jij bent aan de beurt: trek een kaart.")
+    await page.locator('[data-action="draw"][data-source="stock"]').click()
+    await expect(page.locator("#hand .card")).to_have_count(11)
+    await page.locator("#hand .card").first.click()
+    await page.get_by_role("button", name="Afleggen").click()
+
+    await expect(cover).to_be_visible()
+    await expect(cover).to_have_attribute("data-seat", "1")
+    await expect(page.locator("#hand")).to_have_count(0)
+    await page.locator("#reveal").click()
+    await expect(page.locator(".me .seatno")).to_have_text("plaats 2")
+    await expect(page.locator("#hand .card")).to_have_count(10)
+    await expect(page.locator("#turn-line")).to_have_text("Jij bent aan de beurt: trek een kaart.")
+
+    # The game is saved in this browser, listed under local games.
+    await page.goto("/")
+    await expect(page.locator('.saved-group[data-kind="local"] li')).to_have_count(1)
+
+
+HUMAN = ["AH", "2H", "3H", "4H", "9C", "9D", "9S", "QC", "QD", "QH"]
+# No pair and no two cards of a suit within two ranks: one draw cannot make a meld.
+BOT = ["2S", "5S", "8S", "JS", "3D", "6D", "KD", "4C", "7C", "TC"]
+
+
+async def test_computer_game_plays_to_the_end_of_a_hand(pages, http) -> None:
+    body = {
+        "variant": "classic",
+        "players": 2,
+        "mode": "computer",
+        "name": "Anna",
+        "bots": {"1": "easy"},
+        "deal": deal("classic", [HUMAN, BOT], discard=["5C"], stock_top=["8C", "6C", "6S"]),
+    }
+    r = await http.post("/api/rooms", json=body)
+    assert r.status_code == 201, r.text
+    created = r.json()
+    page = await pages.page(path=f"/r/{created['room']}#seat={created['token']}")
+    await expect(page.locator(".opponent .tag")).to_have_text("computer")
+    await expect(page.locator("#turn-line")).to_have_text("Jij bent aan de beurt: trek een kaart.")
+    await page.locator('[data-action="draw"][data-source="stock"]').click()
+    await page.locator('#hand .card[data-card="8C"]').click()
+    await page.get_by_role("button", name="Afleggen").click()
+
+    # The computer plays its turn; then it is ours again.
+    await expect(page.locator("#last-move")).to_contain_text("af.", timeout=30_000)
+    await expect(page.locator("#turn-line")).to_have_text("Jij bent aan de beurt: trek een kaart.")
+    await page.locator('[data-action="draw"][data-source="stock"]').click()
+    await expect(page.locator("#hand .card")).to_have_count(11)
+    for group in (["AH", "2H", "3H", "4H"], ["9C", "9D", "9S"]):
+        for code in group:
+            await page.locator(f'#hand .card[data-card="{code}"]').click()
+        await page.get_by_role("button", name="+ Groep").click()
+    for code in ("QC", "QD", "QH"):
+        await page.locator(f'#hand .card[data-card="{code}"]').click()
+    await page.get_by_role("button", name="Uitleggen").click()
+    await expect(page.locator("#melds .meld")).to_have_count(3)
+    await expect(page.locator("#hand .card")).to_have_count(1)
+    await page.locator("#hand .card").click()
+    await page.get_by_role("button", name="Afleggen").click()
+    await expect(page.locator("#hand-result")).to_have_text("Anna gaat uit!")
+    await expect(page.locator('.reveal[data-seat="1"] .reveal-cards .card')).to_have_count(10)

@@ -1,0 +1,155 @@
+"""Two browsers play a classic hand online from the invite link, by clicks only."""
+
+from __future__ import annotations
+
+import pytest
+from webtools import PHONE, screenshot
+from playwright.async_api import expect
+from webdeals import deal, value
+
+pytestmark = pytest.mark.browser
+
+ANNA = ["7H", "8H", "9H", "KS", "KD", "KC", "2C", "3C", "4C", "5D"]
+BOB = ["TH", "AS", "3S", "5S", "7S", "9S", "JS", "2D", "4D", "6D"]
+
+
+async def click_cards(page, *codes: str) -> None:
+    for code in codes:
+        await page.locator(f'#hand .card[data-card="{code}"]').first.click()
+
+
+async def test_classic_hand_online_from_invite(pages, http) -> None:
+    body = {
+        "variant": "classic",
+        "players": 2,
+        "mode": "online",
+        "name": "Anna",
+        "deal": deal("classic", [ANNA, BOB], discard=["5C"], stock_top=["QD", "8D"]),
+    }
+    r = await http.post("/api/rooms", json=body)
+    assert r.status_code == 201, r.text
+    created = r.json()
+
+    anna = await pages.page(path=f"/r/{created['room']}#seat={created['token']}")
+    await expect(anna.locator("#invite")).to_be_visible()
+    await anna.get_by_role("button", name="Uitnodiging kopiëren").click()
+    await expect(anna.get_by_role("button", name="Gekopieerd!")).to_be_visible()
+    invite = await anna.locator("#invite-url").input_value()
+    assert invite.endswith(f"/r/{created['room']}")
+
+    bob = await pages.page(path=invite)
+    await expect(bob.locator("#join")).to_be_visible()
+    await bob.locator("#join-name").fill("Bob")
+    await bob.locator("#join-button").click()
+    await expect(bob.locator(".me .seatno")).to_have_text("plaats 2")
+    await expect(anna.locator("#invite")).to_be_hidden()
+    await expect(anna.locator(".opponent .name")).to_have_text("Bob")
+    await expect(anna.locator("#turn-line")).to_have_text("Jij bent aan de beurt: trek een kaart.")
+    await expect(bob.locator("#turn-line")).to_have_text("Anna is aan de beurt.")
+
+    # Anna takes the 5C from the discard pile and may not throw it straight back.
+    await anna.locator('[data-action="draw"][data-source="discard"]').click()
+    await expect(anna.locator('#hand .card[data-card="5C"]')).to_be_visible()
+    await click_cards(anna, "5C")
+    await anna.get_by_role("button", name="Afleggen").click()
+    toast = anna.locator("#toast")
+    await expect(toast).to_be_visible()
+    await expect(toast).to_have_attribute("data-code", "cannot_discard_drawn_card")
+    await expect(toast).to_contain_text("mag je niet meteen weer afleggen")
+    await anna.get_by_role("button", name="Selectie wissen").click()
+
+    # Two melds in one turn, then a discard.
+    await click_cards(anna, "7H", "8H", "9H")
+    await anna.get_by_role("button", name="Uitleggen").click()
+    await expect(anna.locator("#melds .meld")).to_have_count(1)
+    await click_cards(anna, "KS", "KD", "KC")
+    await anna.get_by_role("button", name="Uitleggen").click()
+    await expect(anna.locator("#melds .meld")).to_have_count(2)
+    await expect(toast).to_be_hidden()
+    await click_cards(anna, "5D")
+    await anna.get_by_role("button", name="Afleggen").click()
+    await expect(bob.locator("#last-move")).to_have_text("Anna legde 5♦ af.")
+    await expect(bob.locator("#melds .meld")).to_have_count(2)
+
+    # Bob draws, lays his 10 of hearts off on Anna's run (it lights up), discards.
+    await expect(bob.locator("#turn-line")).to_have_text("Jij bent aan de beurt: trek een kaart.")
+    await bob.locator('[data-action="draw"][data-source="stock"]').click()
+    await expect(bob.locator('#hand .card[data-card="QD"]')).to_be_visible()
+    await click_cards(bob, "TH")
+    run = bob.locator('#melds .meld[data-fits="yes"]')
+    await expect(run).to_have_count(1)
+    await expect(run.locator(".card")).to_have_count(3)
+    await run.click()
+    await expect(bob.locator("#melds .meld.run .card")).to_have_count(4)
+    await expect(anna.locator("#last-move")).to_have_text("Bob legde 10♥ aan.")
+    await screenshot(bob, "table-desktop")
+    await click_cards(bob, "QD")
+    await bob.get_by_role("button", name="Afleggen").click()
+
+    # Anna draws the 8D, melds her last run and goes out by discarding.
+    await anna.locator('[data-action="draw"][data-source="stock"]').click()
+    await click_cards(anna, "2C", "3C", "4C", "5C")
+    await anna.get_by_role("button", name="Uitleggen").click()
+    await expect(anna.locator("#hand .card")).to_have_count(1)
+    await click_cards(anna, "8D")
+    await anna.get_by_role("button", name="Afleggen").click()
+
+    left = [c for c in BOB if c != "TH"]
+    points = value(left)
+    for page in (anna, bob):
+        await expect(page.locator("#hand-result")).to_have_text("Anna gaat uit!")
+        await expect(page.locator('.reveal[data-seat="0"] .points')).to_have_attribute("data-points", str(points))
+        await expect(page.locator("#scores tr.total td").first).to_have_text(str(points))
+        await expect(page.locator('.reveal[data-seat="1"] .reveal-cards .card')).to_have_count(len(left))
+    await screenshot(bob, "hand-end-desktop")
+
+    # Both vote for the next hand; each sees who agreed.
+    await anna.get_by_role("button", name="Volgende hand").click()
+    await expect(bob.locator('.vote[data-vote="next_hand"] .agreed')).to_have_text("Ingestemd: Anna")
+    await expect(anna.locator('.vote[data-vote="next_hand"] .waiting')).to_have_text("Wacht op: Bob")
+    await bob.get_by_role("button", name="Volgende hand").click()
+    for page in (anna, bob):
+        await expect(page.locator("#hand-end")).to_be_hidden()
+        await expect(page.locator("#hand .card")).to_have_count(10)
+        await expect(page.locator("#scores tr.total td").first).to_have_text(str(points))
+    await expect(bob.locator("#turn-line")).to_have_text("Jij bent aan de beurt: trek een kaart.")
+
+    await bob.set_viewport_size(PHONE)
+    await screenshot(bob, "table-phone")
+
+
+async def test_reload_restores_seat_and_presence(pages, http) -> None:
+    r = await http.post("/api/rooms", json={"variant": "classic", "mode": "online", "name": "Anna"})
+    created = r.json()
+    anna = await pages.page(path=f"/r/{created['room']}#seat={created['token']}")
+    bob_ctx = await pages.context()
+    bob = await pages.page(bob_ctx, path=f"/r/{created['room']}")
+    await bob.locator("#join-name").fill("Bob")
+    await bob.locator("#join-button").click()
+    await expect(bob.locator(".me .seatno")).to_have_text("plaats 2")
+    hand = await bob.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card).sort()")
+    seat_url = bob.url
+    assert "#seat=" in seat_url
+
+    dot = anna.locator('.opponent[data-seat="1"] .dot')
+    await expect(dot).to_have_attribute("data-presence", "on")
+
+    await bob.reload()
+    await expect(bob.locator(".me .seatno")).to_have_text("plaats 2")
+    again = await bob.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card).sort()")
+    assert again == hand
+
+    # The invite link again in the same browser restores the seat too (localStorage).
+    await bob.goto(f"/r/{created['room']}")
+    await expect(bob.locator(".me .seatno")).to_have_text("plaats 2")
+
+    await bob.close()
+    await expect(dot).to_have_attribute("data-presence", "off")
+    bob = await pages.page(bob_ctx, path=seat_url)
+    await expect(bob.locator(".me .seatno")).to_have_text("plaats 2")
+    await expect(dot).to_have_attribute("data-presence", "on")
+
+    # The same seat in a second tab is warned about.
+    twin = await pages.page(bob_ctx, path=seat_url)
+    await expect(twin.locator("#two-tabs")).to_be_visible()
+    await expect(bob.locator("#two-tabs")).to_be_visible()
