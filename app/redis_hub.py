@@ -1,0 +1,239 @@
+"""Room events and presence across server processes and machines, through Redis.
+
+`RedisHub` is `app.hub.Hub` for several `rummy serve` processes on one database
+(RUMMY_REDIS_URL). The routes use the same interface; what changes underneath:
+
+- Events: `publish` delivers to this process's own sockets at once and sends the event to
+  channel `rummy:room:<id>`, tagged with this process's id; every process listens on
+  `rummy:room:*` and delivers events from the others to its sockets. A listener that loses
+  Redis reconnects; events are hints ("the room changed"), and a socket always sends the
+  room as the database has it, so a missed event delays a view but never corrupts one.
+- Presence: hash `rummy:presence:<room>` has one field per (seat, process) holding that
+  process's connection count. Each process keeps `rummy:proc:<id>` alive with a short TTL;
+  a field whose process stopped heartbeating does not count, so a `kill -9`'d process's
+  seats read as gone within `PROCESS_TTL` seconds. The survivors sweep its fields and tell
+  the rooms it had, so their sockets get a presence frame. A graceful stop removes its own
+  fields at once.
+- Ordering of moves is not the hub's job: the per-process lock orders writers inside one
+  process, and the compare-and-swap on `rooms.version` picks one winner across processes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import secrets
+import socket
+import time
+from typing import Any
+
+import redis.asyncio as aioredis
+from redis.exceptions import RedisError
+
+from app.hub import Event, Hub
+
+log = logging.getLogger("rummy.redis_hub")
+
+CHANNEL = "rummy:room:"
+PRESENCE = "rummy:presence:"
+PROCESS = "rummy:proc:"  # liveness key of one process, with a TTL
+PROCESSES = "rummy:procs"  # every process that ever registered and was not swept yet
+PROCESS_ROOMS = "rummy:proc-rooms:"  # rooms a process has had sockets in
+HEARTBEAT_SECONDS = 2.0
+PROCESS_TTL = 6  # seconds without a heartbeat before a process counts as dead
+# Presence a process read from Redis is reused until an event says it changed (or this).
+PRESENCE_CACHE_SECONDS = 5.0
+PRESENCE_CACHE_MAX = 50_000
+
+
+class RedisHub(Hub):
+    def __init__(self, url: str) -> None:
+        super().__init__()
+        # Typed loosely: with decode_responses=True every reply is str, which the stubs miss.
+        self._redis: Any = aioredis.from_url(url, decode_responses=True)
+        self.process = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(4)}"
+        self._tasks: list[asyncio.Task[None]] = []
+        self._ready = asyncio.Event()
+        # room -> (read at, seats); generation bumps on every presence event of the room.
+        self._presence: dict[str, tuple[float, set[int]]] = {}
+        self._generation: dict[str, int] = {}
+
+    # -- life ------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        await self._heartbeat_once()
+        self._tasks = [
+            asyncio.create_task(self._listen_forever(), name="redis-hub-listen"),
+            asyncio.create_task(self._heartbeat_forever(), name="redis-hub-heartbeat"),
+        ]
+        await asyncio.wait_for(self._ready.wait(), timeout=10)
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        with contextlib.suppress(RedisError, OSError):
+            await self._forget_process(self.process, announce=True)
+        await self._redis.aclose()
+
+    # -- events ----------------------------------------------------------------------------
+
+    async def publish(self, room: str, event: Event) -> None:
+        """Deliver to this process's sockets now and to every other process via Redis.
+
+        A committed move must not fail because Redis is briefly away: the error is logged,
+        local sockets still get the event, and the others catch up on their next event.
+        """
+        self._note(room, event)
+        self._deliver(room, event)
+        message = json.dumps({**event, "origin": self.process}, separators=(",", ":"))
+        try:
+            await self._redis.publish(CHANNEL + room, message)
+        except (RedisError, OSError):
+            log.exception("publishing to Redis failed; other processes miss one event")
+
+    def _note(self, room: str, event: Event) -> None:
+        if event.get("kind") == "presence":
+            self._generation[room] = self._generation.get(room, 0) + 1
+            self._presence.pop(room, None)
+
+    async def _listen_forever(self) -> None:
+        delay = 0.1
+        while True:
+            try:
+                await self._listen()
+            except asyncio.CancelledError:
+                raise
+            except (RedisError, OSError):
+                log.warning("lost the Redis subscription; retrying in %.1f s", delay)
+            # Events may have been missed while away: forget every cached presence.
+            self._presence.clear()
+            await asyncio.sleep(delay)
+            delay = min(delay * 2, 5.0)
+
+    async def _listen(self) -> None:
+        pubsub = self._redis.pubsub()
+        try:
+            await pubsub.psubscribe(CHANNEL + "*")
+            self._ready.set()
+            async for message in pubsub.listen():
+                if message.get("type") != "pmessage":
+                    continue
+                try:
+                    event: dict[str, Any] = json.loads(message["data"])
+                    if event.pop("origin", None) == self.process:
+                        continue  # delivered locally when it was published
+                    room = str(message["channel"]).removeprefix(CHANNEL)
+                    self._note(room, event)
+                    self._deliver(room, event)
+                except Exception:  # one bad message must not stop the fan-out
+                    log.exception("bad hub message")
+        finally:
+            with contextlib.suppress(RedisError, OSError):
+                await pubsub.aclose()
+
+    # -- presence --------------------------------------------------------------------------
+
+    async def connect(self, room: str, seat: int) -> None:
+        self._connections[room][seat] += 1
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.hincrby(PRESENCE + room, f"{seat}:{self.process}", 1)
+        pipe.expire(PRESENCE + room, 86400)
+        pipe.sadd(PROCESS_ROOMS + self.process, room)
+        await pipe.execute()
+        await self.publish(room, {"kind": "presence"})
+
+    async def disconnect(self, room: str, seat: int) -> None:
+        seats = self._connections.get(room)
+        if seats is not None:
+            seats[seat] -= 1
+            if seats[seat] <= 0:
+                del seats[seat]
+            if not seats:
+                del self._connections[room]
+        field = f"{seat}:{self.process}"
+        try:
+            left = await self._redis.hincrby(PRESENCE + room, field, -1)
+            if left <= 0:
+                await self._redis.hdel(PRESENCE + room, field)
+            if room not in self._connections:
+                await self._redis.srem(PROCESS_ROOMS + self.process, room)
+        finally:
+            await self.publish(room, {"kind": "presence"})
+
+    async def presence(self, room: str) -> set[int]:
+        """Seats with an open connection on a live process."""
+        cached = self._presence.get(room)
+        now = time.monotonic()
+        if cached is not None and now - cached[0] < PRESENCE_CACHE_SECONDS:
+            return set(cached[1])
+        generation = self._generation.get(room, 0)
+        counts = await self._redis.hgetall(PRESENCE + room)
+        owners: dict[str, set[int]] = {}
+        for field, n in counts.items():
+            seat, _, process = field.partition(":")
+            if int(n) > 0:
+                owners.setdefault(process, set()).add(int(seat))
+        seats: set[int] = set()
+        if owners:
+            processes = sorted(owners)
+            alive = await self._redis.mget([PROCESS + p for p in processes])
+            for process, mark in zip(processes, alive, strict=True):
+                if mark is not None or process == self.process:
+                    seats |= owners[process]
+        if self._generation.get(room, 0) == generation:
+            if len(self._presence) >= PRESENCE_CACHE_MAX:
+                self._presence.clear()
+            self._presence[room] = (now, seats)
+        return set(seats)
+
+    # -- liveness --------------------------------------------------------------------------
+
+    async def _heartbeat_once(self) -> None:
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.set(PROCESS + self.process, "1", ex=PROCESS_TTL)
+        pipe.sadd(PROCESSES, self.process)
+        await pipe.execute()
+
+    async def _heartbeat_forever(self) -> None:
+        rounds = 0
+        while True:
+            await asyncio.sleep(HEARTBEAT_SECONDS)
+            try:
+                await self._heartbeat_once()
+                rounds += 1
+                if rounds % 2 == 0:
+                    await self._sweep()
+            except (RedisError, OSError):
+                log.warning("Redis heartbeat failed; retrying")
+
+    async def _sweep(self) -> None:
+        """Forget the presence of processes that stopped heartbeating (kill -9, lost host)."""
+        processes = await self._redis.smembers(PROCESSES)
+        others = sorted(p for p in processes if p != self.process)
+        if not others:
+            return
+        alive = await self._redis.mget([PROCESS + p for p in others])
+        for process, mark in zip(others, alive, strict=True):
+            if mark is None:
+                log.info("process %s is gone; clearing its presence", process)
+                await self._forget_process(process, announce=True)
+
+    async def _forget_process(self, process: str, *, announce: bool) -> None:
+        rooms = await self._redis.smembers(PROCESS_ROOMS + process)
+        suffix = f":{process}"
+        for room in rooms:
+            fields = [f for f in await self._redis.hkeys(PRESENCE + room) if f.endswith(suffix)]
+            if fields:
+                await self._redis.hdel(PRESENCE + room, *fields)
+                if announce:
+                    await self.publish(room, {"kind": "presence"})
+        pipe = self._redis.pipeline(transaction=False)
+        pipe.delete(PROCESS_ROOMS + process, PROCESS + process)
+        pipe.srem(PROCESSES, process)
+        await pipe.execute()
