@@ -14,8 +14,13 @@ Public API (everything else is internal and may change):
     hand_start(state) -> GameState             the current hand as it was dealt
     replay(start, moves) -> GameState          apply (seat, move) pairs from a hand start
     parse_move(data) -> Move                   move_to_json(move) -> dict
+    determinize(view, others, stock, discard, seed) -> GameState   (bots' lookahead)
+
+The fast engine behind all of this (mutable `Game`, tuple moves) is documented in
+`rules.fast`; bots use it for playouts.
 """
 
+from rules.determinize import determinize
 from rules.engine import apply, hand_start, new_game, replay, vote
 from rules.errors import (
     AlreadyDrawn,
@@ -26,6 +31,7 @@ from rules.errors import (
     InvalidLayoff,
     InvalidMeld,
     InvalidMove,
+    InvalidSetup,
     InvalidSwap,
     InvalidVote,
     MeldNotFound,
@@ -41,7 +47,7 @@ from rules.errors import (
 )
 from rules.legal import legal_moves
 from rules.moves import Discard, Draw, LayOff, Meld, Move, Swap, VoteKind, move_to_json, parse_move
-from rules.state import Deal, GameState, HandResult
+from rules.state import Deal, GameState, HandResult, TableMeld
 from rules.variants import VARIANTS, RuleSet, get_variant
 from rules.view import SeatView
 from rules.views import seat_view
@@ -61,6 +67,7 @@ __all__ = [
     "InvalidLayoff",
     "InvalidMeld",
     "InvalidMove",
+    "InvalidSetup",
     "InvalidSwap",
     "InvalidVote",
     "LayOff",
@@ -78,9 +85,11 @@ __all__ = [
     "RuleSet",
     "SeatView",
     "Swap",
+    "TableMeld",
     "VoteKind",
     "WrongPhase",
     "apply",
+    "determinize",
     "get_variant",
     "hand_start",
     "legal_moves",

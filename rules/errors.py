@@ -103,3 +103,9 @@ class InvalidDeal(IllegalMove):
 
 class InvalidVote(IllegalMove):
     code = "invalid_vote"
+
+
+class InvalidSetup(IllegalMove):
+    """A game that cannot be set up: a player count the variant does not allow."""
+
+    code = "invalid_setup"

@@ -1,0 +1,220 @@
+"""The boundary: `GameState` <-> `core.Game` and API moves <-> engine move tuples."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Literal
+
+from rules.cards import CODES, code_to_int
+from rules.core import (
+    DISCARD,
+    DRAW,
+    LAYOFF,
+    MELD,
+    PHASE_INTS,
+    PHASE_NAMES,
+    SRC_DISCARD,
+    SRC_STOCK,
+    SWAP,
+    FastMove,
+    Game,
+)
+from rules.errors import InvalidMove, MeldNotFound
+from rules.fastrules import fast_rules
+from rules.hands import FixedDeal, Result
+from rules.melds import END_ANY, END_HIGH, END_LOW, TMeld
+from rules.moves import Discard, Draw, LayOff, Meld, Move, Swap, move_to_json, parse_move
+from rules.state import Deal, GameState, HandResult, TableMeld
+from rules.view import LastMove, Votes
+
+_END_OF = {None: END_ANY, "low": END_LOW, "high": END_HIGH}
+_END_NAME: dict[int, Literal["low", "high"] | None] = {
+    END_ANY: None,
+    END_LOW: "low",
+    END_HIGH: "high",
+}
+
+
+def codes(cards: Sequence[int]) -> tuple[str, ...]:
+    """Wire codes of engine ints."""
+    return tuple(CODES[c] for c in cards)
+
+
+def ints(cards: Sequence[str]) -> tuple[int, ...]:
+    """Engine ints of wire codes (already validated by the pydantic pattern)."""
+    return tuple(code_to_int(c) for c in cards)
+
+
+def meld_id(text: str) -> int:
+    """The engine id of a meld id such as ``"m7"``.
+
+    Raises:
+        MeldNotFound: not a meld id this engine hands out.
+    """
+    if len(text) > 1 and text[0] == "m" and text[1:].isdigit():
+        return int(text[1:])
+    raise MeldNotFound(f"there is no meld {text!r} on the table")
+
+
+def to_fast_move(move: Move) -> FastMove:
+    """The engine tuple of an API move.
+
+    Raises:
+        MeldNotFound: a meld id in a malformed form.
+        InvalidMove: not a move object.
+    """
+    if isinstance(move, Draw):
+        return (DRAW, SRC_STOCK if move.source == "stock" else SRC_DISCARD)
+    if isinstance(move, Discard):
+        return (DISCARD, code_to_int(move.card))
+    if isinstance(move, Meld):
+        return (MELD, tuple(ints(g) for g in move.melds))
+    if isinstance(move, LayOff):
+        return (LAYOFF, meld_id(move.meld), ints(move.cards), _END_OF[move.end])
+    if isinstance(move, Swap):
+        return (SWAP, meld_id(move.meld), code_to_int(move.card))
+    raise InvalidMove(f"not a move: {move!r}")
+
+
+def to_api_move(move: FastMove) -> Move:
+    """The API move of an engine tuple."""
+    kind = move[0]
+    if kind == DRAW:
+        return Draw(source="stock" if move[1] == SRC_STOCK else "discard")
+    if kind == DISCARD:
+        return Discard(card=CODES[move[1]])
+    if kind == MELD:
+        return Meld(melds=tuple(codes(g) for g in move[1]))
+    if kind == LAYOFF:
+        return LayOff(meld=f"m{move[1]}", cards=codes(move[2]), end=_END_NAME[move[3]])
+    return Swap(meld=f"m{move[1]}", card=CODES[move[2]])
+
+
+def meld_to_model(m: TMeld) -> TableMeld:
+    return TableMeld(
+        id=f"m{m.id}",
+        kind="run" if m.is_run else "set",
+        cards=codes(m.cards),
+        stands_for=codes(m.stands),
+    )
+
+
+def meld_from_model(t: TableMeld) -> TMeld:
+    cards = ints(t.cards)
+    stands = ints(t.stands_for)
+    mid = meld_id(t.id)
+    if t.kind == "run":
+        suit = stands[0] // 13
+        first = stands[0] % 13 + 1
+        # A run that starts with a king-high ace cannot exist; an ace at the start is low.
+        low = first
+        high = low + len(stands) - 1
+        return TMeld(mid, True, suit, low, high, cards, stands)
+    rank = stands[0] % 13 + 1
+    return TMeld(mid, False, rank, rank, rank, cards, stands)
+
+
+def deal_to_fast(deal: Deal) -> FixedDeal:
+    return (tuple(ints(h) for h in deal.hands), ints(deal.discard), ints(deal.stock))
+
+
+def deal_from_fast(fixed: FixedDeal) -> Deal:
+    hands, discard, stock = fixed
+    return Deal(hands=tuple(codes(h) for h in hands), discard=codes(discard), stock=codes(stock))
+
+
+def last_move_model(last: tuple[int, FastMove] | None) -> LastMove | None:
+    if last is None:
+        return None
+    return LastMove(seat=last[0], move=move_to_json(to_api_move(last[1])))
+
+
+def game_from_state(state: GameState) -> Game:
+    """A fresh engine `Game` holding `state` (shares nothing mutable with it).
+
+    Raises:
+        KeyError: unknown variant.
+    """
+    g = Game.__new__(Game)
+    g.r = fast_rules(state.variant)
+    g.n = state.players
+    g.seed = bytes.fromhex(state.seed)
+    g.match_number = state.match_number
+    g.hand_number = state.hand_number
+    g.hand_seed = bytes.fromhex(state.hand_seed)
+    g.fixed_deal = deal_to_fast(state.fixed_deal) if state.fixed_deal is not None else None
+    g.reshuffles = state.reshuffles
+    g.exhaustions = state.stock_exhaustions
+    g.hands = [list(ints(h)) for h in state.hands]
+    g.stock = list(reversed(ints(state.stock)))
+    g.discard = list(ints(state.discard))
+    g.melds = [meld_from_model(m) for m in state.melds]
+    g.next_meld_id = state.next_meld_id
+    g.phase = PHASE_INTS[state.phase] if state.phase != "waiting" else 1
+    g.turn = state.turn
+    g.dealer = state.dealer
+    g.scores = list(state.scores)
+    g.turns_completed = state.turns_completed
+    g.opened = list(state.opened)
+    g.has_played = list(state.has_played)
+    g.drawn = code_to_int(state.drawn_from_discard) if state.drawn_from_discard else -1
+    g.must_play = state.jokers_taken
+    g.laid_off = state.laid_off_this_turn
+    g.played = state.played_this_turn
+    hr = state.hand_result
+    g.result = (
+        None
+        if hr is None
+        else Result(hr.reason, hr.winner, hr.points, tuple(ints(h) for h in hr.hands), hr.rummy)
+    )
+    g.match_winner = state.match_winner
+    g.votes_next = state.votes.next_hand
+    g.votes_new = state.votes.new_match
+    lm = state.last_move
+    g.last_move = None if lm is None else (lm.seat, to_fast_move(parse_move(lm.move)))
+    return g
+
+
+def result_model(res: Result) -> HandResult:
+    return HandResult(
+        reason=res.reason,
+        winner=res.winner,
+        points=res.points,
+        hands=tuple(codes(h) for h in res.hands),
+        rummy=res.rummy,
+    )
+
+
+def state_from_game(g: Game) -> GameState:
+    """The frozen pydantic form of an engine `Game`."""
+    return GameState(
+        variant=g.r.name,
+        players=g.n,
+        seed=g.seed.hex(),
+        match_number=g.match_number,
+        hand_number=g.hand_number,
+        hand_seed=g.hand_seed.hex(),
+        fixed_deal=deal_from_fast(g.fixed_deal) if g.fixed_deal is not None else None,
+        reshuffles=g.reshuffles,
+        stock_exhaustions=g.exhaustions,
+        hands=tuple(codes(h) for h in g.hands),
+        stock=codes(g.stock[::-1]),
+        discard=codes(g.discard),
+        melds=tuple(meld_to_model(m) for m in g.melds),
+        next_meld_id=g.next_meld_id,
+        phase=PHASE_NAMES[g.phase],
+        turn=g.turn,
+        dealer=g.dealer,
+        scores=tuple(g.scores),
+        turns_completed=g.turns_completed,
+        opened=tuple(g.opened),
+        has_played=tuple(g.has_played),
+        drawn_from_discard=CODES[g.drawn] if g.drawn >= 0 else None,
+        jokers_taken=g.must_play,
+        laid_off_this_turn=g.laid_off,
+        played_this_turn=g.played,
+        hand_result=result_model(g.result) if g.result is not None else None,
+        match_winner=g.match_winner,
+        votes=Votes(next_hand=g.votes_next, new_match=g.votes_new),
+        last_move=last_move_model(g.last_move),
+    )

@@ -1,0 +1,166 @@
+"""The pydantic API over the fast engine: new games, the move reducer, votes and replays.
+
+Every function converts the `GameState` into a `core.Game` once, runs the one
+implementation of the rules there, and converts back: the input is never changed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Iterable
+
+from rules.convert import (
+    deal_to_fast,
+    game_from_state,
+    ints,
+    state_from_game,
+    to_fast_move,
+)
+from rules.core import Game
+from rules.errors import InvalidDeal, InvalidSetup
+from rules.fastrules import FastRules, fast_rules
+from rules.hands import FixedDeal
+from rules.moves import Move
+from rules.state import Deal, GameState
+
+
+def _check_deal(r: FastRules, players: int, deal: Deal) -> FixedDeal:
+    if len(deal.hands) != players:
+        raise InvalidDeal(f"the deal has {len(deal.hands)} hands for {players} players")
+    if any(not h for h in deal.hands):
+        raise InvalidDeal("every hand of a deal needs at least one card")
+    fixed = deal_to_fast(deal)
+    dealt = Counter(c for h in fixed[0] for c in h)
+    dealt.update(fixed[1])
+    dealt.update(fixed[2])
+    if dealt != Counter(r.deck):
+        missing = Counter(r.deck) - dealt
+        extra = dealt - Counter(r.deck)
+        from rules.cards import cards_name
+
+        parts = []
+        if missing:
+            parts.append("missing " + cards_name(sorted(missing.elements())))
+        if extra:
+            parts.append("too many " + cards_name(sorted(extra.elements())))
+        raise InvalidDeal(f"the deal is not exactly the {r.name} pack: " + "; ".join(parts))
+    return fixed
+
+
+def new_fast_game(variant: str, players: int, seed: bytes, deal: Deal | None = None) -> Game:
+    """A new match in engine form, its first hand dealt (see `new_game`).
+
+    Raises:
+        KeyError: unknown variant.
+        InvalidSetup: a player count outside the variant's range.
+        InvalidDeal: a fixed deal that is not exactly the variant's pack.
+    """
+    r = fast_rules(variant)
+    if not isinstance(players, int) or not r.min_players <= players <= r.max_players:
+        raise InvalidSetup(
+            f"{variant} is for {r.min_players} to {r.max_players} players, not {players}"
+        )
+    fixed = _check_deal(r, players, deal) if deal is not None else None
+    g = Game.__new__(Game)
+    g.r = r
+    g.n = players
+    g.seed = bytes(seed)
+    g.match_number = 1
+    g.hand_number = 1
+    g.dealer = players - 1  # RULES.md: first hand, the last seat deals and seat 0 starts
+    g.scores = [0] * players
+    g.deal(fixed)
+    return g
+
+
+def new_game(variant: str, players: int, *, seed: bytes, deal: Deal | None = None) -> GameState:
+    """A new match: the first hand dealt from `seed`, or exactly as `deal` says.
+
+    Reshuffles during the hand and later hands still derive from `seed` (rules.shuffle).
+
+    Raises:
+        KeyError: unknown variant.
+        InvalidSetup: a player count outside the variant's range.
+        InvalidDeal: a fixed deal that is not exactly the variant's pack.
+    """
+    return state_from_game(new_fast_game(variant, players, seed, deal))
+
+
+def apply(state: GameState, seat: int, move: Move) -> GameState:
+    """The state after `seat` plays `move`; `state` itself is never changed.
+
+    Checks in order: hand over? -> your turn? -> move allowed in this phase? -> legal?
+
+    Raises:
+        WrongPhase: the hand or match is over.
+        NotYourTurn: another seat is to act.
+        MustDrawFirst / AlreadyDrawn: the move does not fit the turn's phase.
+        IllegalMove: any other subclass with its stable code (invalid_meld, ...).
+    """
+    g = game_from_state(state)
+    g.apply(seat, to_fast_move(move))
+    return state_from_game(g)
+
+
+def vote(state: GameState, seat: int, kind: str, voters: frozenset[int]) -> GameState:
+    """Record a vote; once every seat in `voters` voted the same kind, act on it.
+
+    "next_hand" (only when the hand is over) deals the next hand, keeping the scores and
+    moving the dealer one seat left. "new_match" (any time) restarts the match at zero, its
+    first hand dealt by the last seat; the hands of every match derive from the seed.
+
+    Raises:
+        InvalidVote: unknown kind, a seat out of range or not among `voters`.
+        WrongPhase: "next_hand" while the hand is still played or the match is over.
+    """
+    g = game_from_state(state)
+    g.vote(seat, kind, voters)
+    return state_from_game(g)
+
+
+def start_of_hand(g: Game) -> Game:
+    """The engine game of `g`'s current hand as it was dealt."""
+    s = g.copy()
+    if g.result is not None:
+        s.scores = [a - b for a, b in zip(g.scores, g.result.points, strict=True)]
+    s.deal(g.fixed_deal)
+    return s
+
+
+def hand_start(state: GameState) -> GameState:
+    """The current hand as it was dealt: same deal, hand seed, dealer, hand number and the
+    scores before it. `replay(hand_start(s), moves_of_this_hand) == s` apart from votes."""
+    return state_from_game(start_of_hand(game_from_state(state)))
+
+
+def replay(start: GameState, moves: Iterable[tuple[int, Move]]) -> GameState:
+    """Apply `(seat, move)` pairs in order from `start`.
+
+    Raises:
+        IllegalMove: a move of the list is illegal (the log does not fit the start).
+    """
+    g = game_from_state(start)
+    for seat, move in moves:
+        g.apply(seat, to_fast_move(move))
+    return state_from_game(g)
+
+
+def deck_of(variant: str) -> tuple[str, ...]:
+    """Every card code of a variant's pack (two copies each in rummy51, plus jokers)."""
+    from rules.cards import CODES
+
+    return tuple(CODES[c] for c in fast_rules(variant).deck)
+
+
+__all__ = [
+    "InvalidSetup",
+    "apply",
+    "deck_of",
+    "hand_start",
+    "ints",
+    "new_fast_game",
+    "new_game",
+    "replay",
+    "start_of_hand",
+    "vote",
+]

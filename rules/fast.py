@@ -1,0 +1,103 @@
+"""The fast engine API, for bots' playouts and the benchmark.
+
+The pydantic API (`rules.apply`, `rules.legal_moves`, ...) wraps this one: both share every
+rule. Here a game is a mutable `Game` of ints and lists and a move is a tuple, so a playout
+costs no validation of models and no copies of the whole state per move.
+
+Typical bot loop::
+
+    from rules import fast
+    base = fast.determinize_game(view, others, stock, discard, seed)   # guesses -> Game
+    for _ in range(playouts):
+        g = base.copy()
+        while not fast.is_over(g):
+            moves = fast.generate(g, g.turn)       # list of engine moves
+            g.apply(g.turn, rng.choice(moves))     # in place; raises IllegalMove if illegal
+        score(g.result)                            # Result(reason, winner, points, hands, rummy)
+
+Also: `new_fast_game(variant, players, seed, deal=None) -> Game`, `game_from_state(state)`,
+`state_from_game(game)`, `to_fast_move(api_move)`, `to_api_move(engine_move)`,
+`Game.vote(seat, kind, voters)`, `start_of_hand(game)`.
+
+Cards are ints: ``suit * 13 + rank - 1`` (suits C D H S, rank 1 = ace .. 13 = king) and
+52 for the joker; `code_to_int`/`int_to_code` convert. Engine moves:
+
+==============================================  =========================================
+``(DRAW, SRC_STOCK)`` / ``(DRAW, SRC_DISCARD)``   draw
+``(MELD, ((c, c, c), (c, c, c, c)))``            one or more melds, cards in reading order
+``(LAYOFF, meld_id, (c, ...), END_*)``           meld ids are ints (API ``"m7"`` is 7);
+                                                 END_ANY, END_LOW or END_HIGH
+``(SWAP, meld_id, c)``                           rummy51: give c, take the joker for it
+``(DISCARD, c)``                                 ends the turn (or the hand)
+==============================================  =========================================
+
+`Game` attributes worth reading: ``turn``, ``phase`` (DRAW_PHASE=1, PLAY_PHASE=2,
+HAND_OVER=3, MATCH_OVER=4), ``hands`` (per seat), ``stock`` (top LAST), ``discard`` (top
+last), ``melds`` (`TMeld`: id, is_run, cards, stands), ``scores``, ``opened``, ``drawn``
+(-1 or the card taken from the discard pile), ``must_play``, ``result``, ``match_winner``.
+"""
+
+from __future__ import annotations
+
+from rules.cards import JOKER, code_to_int, int_to_code
+from rules.convert import game_from_state, state_from_game, to_api_move, to_fast_move
+from rules.core import (
+    DISCARD,
+    DRAW,
+    DRAW_PHASE,
+    HAND_OVER,
+    LAYOFF,
+    MATCH_OVER,
+    MELD,
+    PLAY_PHASE,
+    SRC_DISCARD,
+    SRC_STOCK,
+    SWAP,
+    FastMove,
+    Game,
+)
+from rules.determinize import determinize_game
+from rules.engine import new_fast_game, start_of_hand
+from rules.hands import Result
+from rules.legal import game_from_view, generate
+from rules.melds import END_ANY, END_HIGH, END_LOW, TMeld
+
+
+def is_over(g: Game) -> bool:
+    """Whether the hand of `g` has ended (hand_over or match_over)."""
+    return g.phase >= HAND_OVER
+
+
+__all__ = [
+    "DISCARD",
+    "DRAW",
+    "DRAW_PHASE",
+    "END_ANY",
+    "END_HIGH",
+    "END_LOW",
+    "HAND_OVER",
+    "JOKER",
+    "LAYOFF",
+    "MATCH_OVER",
+    "MELD",
+    "PLAY_PHASE",
+    "SRC_DISCARD",
+    "SRC_STOCK",
+    "SWAP",
+    "FastMove",
+    "Game",
+    "Result",
+    "TMeld",
+    "code_to_int",
+    "determinize_game",
+    "game_from_state",
+    "game_from_view",
+    "generate",
+    "int_to_code",
+    "is_over",
+    "new_fast_game",
+    "start_of_hand",
+    "state_from_game",
+    "to_api_move",
+    "to_fast_move",
+]

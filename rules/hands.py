@@ -1,0 +1,268 @@
+"""The life of a hand in the fast engine: dealing, end of turn, stock exhaustion, scoring,
+match end and votes. `core.Game` inherits these; this module only holds the rules of
+RULES.md that run between moves.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rules.cards import JOKER
+from rules.errors import InvalidVote, WrongPhase
+from rules.fastrules import (
+    EX_KEEP_TOP_AFTER_TURN,
+    EX_REBUILD_WHOLE,
+    RUMMY_DOUBLE,
+    RUMMY_NONE,
+    RUMMY_PENALTY,
+    FastRules,
+)
+from rules.melds import TMeld, can_take_natural
+from rules.shuffle import hand_seed, reshuffle_label, shuffle
+
+_DRAW_PHASE, _HAND_OVER, _MATCH_OVER = 1, 3, 4
+FixedDeal = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]
+
+
+class Result:
+    """How a hand ended (engine form of `HandResult`)."""
+
+    __slots__ = ("reason", "winner", "points", "hands", "rummy")
+
+    def __init__(
+        self,
+        reason: str,
+        winner: int | None,
+        points: tuple[int, ...],
+        hands: tuple[tuple[int, ...], ...],
+        rummy: bool,
+    ) -> None:
+        self.reason = reason
+        self.winner = winner
+        self.points = points
+        self.hands = hands
+        self.rummy = rummy
+
+    def __repr__(self) -> str:
+        return f"Result({self.reason!r}, winner={self.winner}, points={self.points})"
+
+
+class HandMixin:
+    """Between-moves rules of `core.Game` (the slots and attributes of a Game)."""
+
+    __slots__ = (
+        "r", "n", "seed", "match_number", "hand_number", "hand_seed", "fixed_deal",
+        "reshuffles", "exhaustions", "hands", "stock", "discard", "melds", "next_meld_id",
+        "phase", "turn", "dealer", "scores", "turns_completed", "opened", "has_played",
+        "drawn", "must_play", "laid_off", "played", "result", "match_winner", "votes_next",
+        "votes_new", "last_move",
+    )  # fmt: skip
+
+    r: FastRules
+    n: int
+    seed: bytes
+    match_number: int
+    hand_number: int
+    hand_seed: bytes
+    fixed_deal: FixedDeal | None
+    reshuffles: int
+    exhaustions: int
+    hands: list[list[int]]
+    stock: list[int]
+    discard: list[int]
+    melds: list[TMeld]
+    next_meld_id: int
+    phase: int
+    turn: int
+    dealer: int
+    scores: list[int]
+    turns_completed: int
+    opened: list[bool]
+    has_played: list[bool]
+    drawn: int
+    must_play: int
+    laid_off: bool
+    played: bool
+    result: Result | None
+    match_winner: tuple[int, ...] | None
+    votes_next: tuple[int, ...]
+    votes_new: tuple[int, ...]
+    last_move: tuple[int, tuple[Any, ...]] | None
+
+    # ---- dealing -----------------------------------------------------------------------
+
+    def deal(self, fixed: FixedDeal | None = None) -> None:
+        """Deal the hand `hand_number` of match `match_number` (dealer already set).
+
+        The deal derives from the hand seed unless `fixed` gives it (already validated).
+        """
+        self.hand_seed = hand_seed(self.seed, self.match_number, self.hand_number)
+        self.fixed_deal = fixed
+        if fixed is None:
+            order = shuffle(list(self.r.deck), self.hand_seed, b"deal")
+            size = self.r.hand_size[self.n]
+            hands = tuple(tuple(order[i * size : (i + 1) * size]) for i in range(self.n))
+            rest = order[self.n * size :]
+            discard: tuple[int, ...] = (rest[0],)
+            stock_top_first: tuple[int, ...] = tuple(rest[1:])
+        else:
+            hands, discard, stock_top_first = fixed
+        self.hands = [list(h) for h in hands]
+        self.discard = list(discard)
+        self.stock = list(reversed(stock_top_first))
+        self.melds = []
+        self.next_meld_id = 1
+        self.reshuffles = 0
+        self.exhaustions = 0
+        self.phase = _DRAW_PHASE
+        self.turn = (self.dealer + 1) % self.n
+        self.turns_completed = 0
+        self.opened = [False] * self.n
+        self.has_played = [False] * self.n
+        self._reset_turn()
+        self.result = None
+        self.match_winner = None
+        self.votes_next = ()
+        self.votes_new = ()
+        self.last_move = None
+
+    def _reset_turn(self) -> None:
+        self.drawn = -1
+        self.must_play = 0
+        self.laid_off = False
+        self.played = False
+
+    def _reshuffle(self, cards: list[int]) -> None:
+        """Make `cards` the new stock, shuffled by the hand seed's k-th reshuffle stream."""
+        self.reshuffles += 1
+        order = shuffle(cards, self.hand_seed, reshuffle_label(self.reshuffles))
+        self.stock = order[::-1]
+
+    # ---- end of a turn and of a hand ---------------------------------------------------
+
+    def _end_turn(self, seat: int) -> None:
+        """After a discard that left cards in hand (turns_completed already counted)."""
+        r = self.r
+        if self.played:
+            self.has_played[seat] = True
+        if not self.stock:
+            if r.exhaustion == EX_REBUILD_WHOLE:
+                # RULES.md basic: first exhaustion rebuilds from the whole pile at the end of
+                # the turn; the second ends the hand in a stalemate.
+                if r.second_stalemate and self.exhaustions >= 2:
+                    self._end_hand("stalemate")
+                    return
+                pile = self.discard
+                self.discard = []
+                self._reshuffle(pile)
+            elif r.exhaustion == EX_KEEP_TOP_AFTER_TURN and len(self.discard) > 1:
+                top = self.discard.pop()
+                self._reshuffle(self.discard)
+                self.discard = [top]
+        if r.turn_limit and self.turns_completed >= r.turn_limit:
+            self._end_hand("draw")
+            return
+        if r.one_card_stalemate and self._nobody_can_go_out():
+            self._end_hand("stalemate")
+            return
+        self.turn = (seat + 1) % self.n
+        self.phase = _DRAW_PHASE
+        self._reset_turn()
+        if not self.stock and not self.discard:
+            self._end_hand("draw")  # (house) nothing at all left to draw
+
+    def _nobody_can_go_out(self) -> bool:
+        """basic: every hand holds one card and no card off the table fits any meld."""
+        if any(len(h) != 1 for h in self.hands):
+            return False
+        ace_high = self.r.ace_high
+        for pile in (*self.hands, self.stock, self.discard):
+            for c in pile:
+                if c == JOKER:
+                    return False
+                for m in self.melds:
+                    if can_take_natural(m, c, ace_high):
+                        return False
+        return True
+
+    def _go_out(self, seat: int) -> None:
+        """`seat` has no cards left: score the hand (RULES.md scoring of each variant)."""
+        r = self.r
+        rummy = (
+            r.rummy != RUMMY_NONE
+            and not self.has_played[seat]
+            and (r.rummy_allows_layoff or not self.laid_off)
+        )
+        values = r.card_values
+        left = [sum(values[c] for c in h) for h in self.hands]
+        if r.penalty:
+            extra = r.rummy_penalty if rummy and r.rummy == RUMMY_PENALTY else 0
+            points = tuple(0 if i == seat else left[i] + extra for i in range(self.n))
+        else:
+            won = sum(left)
+            if rummy and r.rummy == RUMMY_DOUBLE:
+                won *= 2
+            points = tuple(won if i == seat else 0 for i in range(self.n))
+        self._finish(Result("out", seat, points, self._hands_tuple(), rummy))
+
+    def _hands_tuple(self) -> tuple[tuple[int, ...], ...]:
+        return tuple(tuple(h) for h in self.hands)
+
+    def _end_hand(self, reason: str) -> None:
+        self._finish(Result(reason, None, (0,) * self.n, self._hands_tuple(), False))
+
+    def _finish(self, result: Result) -> None:
+        r = self.r
+        self.result = result
+        self.scores = [s + p for s, p in zip(self.scores, result.points, strict=True)]
+        winners: tuple[int, ...] | None = None
+        if r.penalty:
+            if r.penalty_limit and max(self.scores) >= r.penalty_limit:
+                low = min(self.scores)
+                winners = tuple(i for i, s in enumerate(self.scores) if s == low)
+        else:
+            target = r.match_target.get(self.n, 0)
+            top = max(self.scores)
+            if target and top >= target:
+                winners = tuple(i for i, s in enumerate(self.scores) if s == top)
+        self.match_winner = winners
+        self.phase = _MATCH_OVER if winners else _HAND_OVER
+        self._reset_turn()
+
+    # ---- votes -------------------------------------------------------------------------
+
+    def vote(self, seat: int, kind: str, voters: frozenset[int]) -> None:
+        """Record `seat`'s vote; act once every seat in `voters` voted the same.
+
+        Raises:
+            InvalidVote: unknown kind, a seat out of range or not among `voters`.
+            WrongPhase: "next_hand" while the hand is not over (or the match is over).
+        """
+        if not 0 <= seat < self.n:
+            raise InvalidVote(f"there is no seat {seat}")
+        if kind not in ("next_hand", "new_match"):
+            raise InvalidVote(f"unknown vote {kind!r}: vote next_hand or new_match")
+        if voters and seat not in voters:
+            raise InvalidVote(f"seat {seat} does not vote in this room")
+        if kind == "next_hand" and self.phase != _HAND_OVER:
+            if self.phase == _MATCH_OVER:
+                raise WrongPhase("the match is over: vote for a new match")
+            raise WrongPhase("the hand is still being played")
+        nxt = tuple(s for s in self.votes_next if s != seat)
+        new = tuple(s for s in self.votes_new if s != seat)
+        if kind == "next_hand":
+            nxt = tuple(sorted((*nxt, seat)))
+        else:
+            new = tuple(sorted((*new, seat)))
+        self.votes_next, self.votes_new = nxt, new
+        chosen = nxt if kind == "next_hand" else new
+        if all(v in chosen for v in voters):
+            if kind == "next_hand":
+                self.hand_number += 1
+                self.dealer = (self.dealer + 1) % self.n
+            else:
+                self.match_number += 1
+                self.hand_number = 1
+                self.dealer = self.n - 1
+                self.scores = [0] * self.n
+            self.deal()

@@ -1,0 +1,84 @@
+"""The stored state of a whole match: frozen pydantic models that round-trip through JSON.
+
+`GameState` is what the server saves as its snapshot (``model_dump_json`` /
+``model_validate_json``). It holds secrets (every hand, the stock's order, the seeds): only
+`rules.views.seat_view` may turn it into something a player sees.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from rules.moves import CardCode, Frozen
+from rules.view import LastMove, PhaseName, Votes
+
+
+class Deal(Frozen):
+    """A fixed deal for a test or a puzzle: it must use exactly the variant's pack.
+
+    Hand sizes are free (a puzzle may deal fewer cards); `discard` lists the pile bottom
+    first with its top card last, `stock` lists the stock top first.
+    """
+
+    hands: tuple[tuple[CardCode, ...], ...]
+    discard: tuple[CardCode, ...] = ()
+    stock: tuple[CardCode, ...] = ()
+
+
+class TableMeld(Frozen):
+    """A meld on the table. `stands_for` is the natural card each position stands for."""
+
+    id: str
+    kind: Literal["set", "run"]
+    cards: tuple[CardCode, ...]
+    stands_for: tuple[CardCode, ...]
+
+
+class HandResult(Frozen):
+    """How a hand ended: `points` scored (winner_takes_all) or penalties (penalty scoring)
+    this hand, per seat; `hands` every seat's cards at the end."""
+
+    reason: Literal["out", "draw", "stalemate"]
+    winner: int | None
+    points: tuple[int, ...]
+    hands: tuple[tuple[CardCode, ...], ...]
+    rummy: bool
+
+
+class GameState(Frozen):
+    """A whole match: the current hand, the scores and where the shuffles come from."""
+
+    variant: str
+    players: int = Field(ge=2, le=4)
+    # Hex of the match seed given to new_game; hands derive theirs from it (rules.shuffle).
+    seed: str
+    match_number: int = 1
+    hand_number: int = 1
+    hand_seed: str
+    fixed_deal: Deal | None = None
+    reshuffles: int = 0
+    stock_exhaustions: int = 0
+    hands: tuple[tuple[CardCode, ...], ...]
+    stock: tuple[CardCode, ...]  # top first
+    discard: tuple[CardCode, ...]  # top last
+    melds: tuple[TableMeld, ...] = ()
+    next_meld_id: int = 1
+    phase: PhaseName
+    turn: int
+    dealer: int
+    scores: tuple[int, ...]
+    turns_completed: int = 0
+    opened: tuple[bool, ...]
+    # Melded or laid off in an earlier turn of this hand (going rummy).
+    has_played: tuple[bool, ...]
+    drawn_from_discard: CardCode | None = None
+    # Jokers taken from the table this turn that must still be played (rummy51).
+    jokers_taken: int = 0
+    laid_off_this_turn: bool = False
+    played_this_turn: bool = False
+    hand_result: HandResult | None = None
+    match_winner: tuple[int, ...] | None = None
+    votes: Votes = Field(default_factory=Votes)
+    last_move: LastMove | None = None
