@@ -1,0 +1,117 @@
+"""The expert's price of a hand: expected points and turns it still costs, given what is live.
+
+`HandEval.cost(hand)` splits the hand into its cheapest melds and prices every card left over
+by its points (the exposure if an opponent goes out) plus a per-card tempo (each leftover is
+a turn away from going out), discounted by the chance the card still joins a meld: its *outs*,
+the live cards that would complete a pair or a near-run, weighted by how likely we draw them.
+Before rummy51's opening, the points the split still misses towards 51 cost extra.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from bots import cards
+from bots.cards import JOKER
+from bots.knowledge import Knowledge, neighbour
+from bots.melds import Combo, Splitter
+
+
+def meld_points(cm: Combo, meld_values: Sequence[int]) -> int:
+    """Opening value of a meld: jokers count as the card they stand for."""
+    if cm.kind == "set":
+        return meld_values[cm.naturals[0]] * len(cm.layout)
+    return sum(
+        10 if pos in (1, 14) or pos >= 10 else pos
+        for pos in range(cm.start, cm.start + len(cm.layout))
+    )
+
+
+class HandEval:
+    def __init__(
+        self,
+        know: Knowledge,
+        splitter: Splitter,
+        *,
+        exposure: float = 1.0,
+        tempo: float = 3.0,
+        draw_chance: float | None = None,
+        opening_weight: float = 0.4,
+    ) -> None:
+        self.k = know
+        self.sp = splitter
+        self.v = know.v
+        self.exposure = exposure
+        self.tempo = tempo
+        self.opening_weight = opening_weight
+        view = know.view
+        self.opened = bool(view.opened[view.seat]) if view.opened else True
+        if draw_chance is None:
+            # About how many more draws we get out of the live cards.
+            turns_left = max(2.0, min(10.0, view.stock_count / max(1, view.players)))
+            draw_chance = min(0.6, turns_left / know.unseen_total * 1.3)
+        self.p = draw_chance
+        self._cache: dict[tuple[int, ...], float] = {}
+
+    def outs(self, card: int, others: Sequence[int]) -> float:
+        """Weighted live cards that would put `card` into a meld with the other leftovers."""
+        k = self.k
+        if card in k.targets:
+            return 4.0 if (not self.v.opening or self.opened) else 1.5
+        r, s = cards.rank(card), cards.suit(card)
+        ah = self.v.ace_high
+        other_set = set(others)
+        same_suits = {cards.suit(o) for o in others if o != JOKER and cards.rank(o) == r}
+        same_suits.discard(s)
+        w = 0.0
+        if same_suits:
+            for t in range(4):
+                if t != s and t not in same_suits:
+                    w += k.drawable(t * 13 + r - 1)
+        else:
+            w += 0.15 * sum(k.drawable(t * 13 + r - 1) for t in range(4) if t != s)
+        lo1, hi1 = neighbour(card, -1, ah), neighbour(card, 1, ah)
+        lo2, hi2 = neighbour(card, -2, ah), neighbour(card, 2, ah)
+        run = 0.0
+        if hi1 is not None and hi1 in other_set:
+            run += self._d(lo1) + self._d(hi2)
+        if lo1 is not None and lo1 in other_set:
+            run += self._d(lo2) + self._d(hi1)
+        if hi2 is not None and hi2 in other_set and hi1 not in other_set:
+            run += self._d(hi1)
+        if lo2 is not None and lo2 in other_set and lo1 not in other_set:
+            run += self._d(lo1)
+        if run == 0.0:
+            run = 0.12 * (self._d(lo1) + self._d(hi1))
+        w += run
+        if self.v.jokers:
+            w += 0.5 * k.drawable(JOKER)
+        return w
+
+    def _d(self, c: int | None) -> float:
+        return 0.0 if c is None else self.k.drawable(c)
+
+    def cost(self, hand: Sequence[int]) -> float:
+        key = tuple(sorted(hand))
+        hit = self._cache.get(key)
+        if hit is not None:
+            return hit
+        _, melds = self.sp.best(key)
+        left = list(key)
+        for cm in melds:
+            for c in cm.layout:
+                left.remove(c)
+        pts = self.v.points
+        total = 0.0
+        miss = 1.0 - self.p
+        for c in left:
+            if c == JOKER:
+                total += 2.0
+                continue
+            q = 1.0 - miss ** self.outs(c, left)
+            total += (self.exposure * pts[c] + self.tempo) * (1.0 - q)
+        if self.v.opening and not self.opened:
+            got = sum(meld_points(cm, self.v.meld_points) for cm in melds)
+            total += self.opening_weight * max(0, self.v.opening - got)
+        self._cache[key] = total
+        return total

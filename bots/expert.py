@@ -1,0 +1,250 @@
+"""`expert`: plays to win, from the seat's view and its memory of the hand.
+
+Every decision prices hands with `HandEval` (cheapest melds, leftovers weighted by points,
+tempo and live outs) built on `Knowledge` (unseen cards, what each opponent took from and
+declined on the pile):
+
+- draw: the top discard's sure gain against the expected gain of an unseen stock card;
+- play: meld and lay off whatever lowers the hand's price (melds in hand still count against
+  us when someone goes out); in rummy51 it opens when its split reaches 51, swaps jokers out
+  of runs when the joker buys a new meld, and goes rummy when the whole hand melds at once;
+  in basic it holds its melds for a doubled rummy while nobody is near going out;
+- discard: the card whose loss costs least, plus what it would give the next player
+  (`Knowledge.feed_chance`), refined by determinized look-ahead (`bots.lookahead`) over the
+  closest candidates within a time budget.
+
+Memory: one `MemoryBook` per strategy object, keyed by the hand's identity (see
+`bots.memory`), so the server may share one object across rooms. Callers that see every state
+may call `observe(view)` on each; `choose` observes its own view too.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from random import Random
+from typing import TYPE_CHECKING
+
+from bots import cards
+from bots.cards import JOKER
+from bots.evaluate import HandEval
+from bots.greedy import splitter_for
+from bots.knowledge import Knowledge
+from bots.lookahead import refine_discard
+from bots.memory import HandMemory, MemoryBook
+from bots.strategy import by_type, move_cards, require_moves, variant_of
+
+if TYPE_CHECKING:
+    from rules import Move, SeatView
+
+
+def _without(hand: Sequence[int], taken: Sequence[int]) -> list[int]:
+    rest = list(hand)
+    for c in taken:
+        rest.remove(c)
+    return rest
+
+
+class ExpertStrategy:
+    name = "expert"
+
+    def __init__(
+        self,
+        budget_ms: float | None = 150.0,
+        *,
+        samples: int = 12,
+        feed_weight: float = 8.0,
+        tempo: float = 3.0,
+        lookahead: bool = True,
+        memory_size: int = 512,
+    ) -> None:
+        self.budget_ms = budget_ms
+        self.samples = samples
+        self.feed_weight = feed_weight
+        self.tempo = tempo
+        self.lookahead = lookahead
+        self.book = MemoryBook(memory_size)
+
+    # -- the Strategy protocol -------------------------------------------------------------
+
+    def observe(self, view: SeatView) -> None:
+        """Fold a state this seat was shown into the hand's memory (optional, idempotent)."""
+        if view.phase in ("draw", "play"):
+            self.book.observe(view)
+
+    def choose(self, view: SeatView, legal: Sequence[Move], rng: Random) -> Move:
+        require_moves(legal)
+        if len(legal) == 1:
+            move = legal[0]
+        else:
+            memory = self.book.observe(view)
+            move = self._decide(view, legal, rng, memory)
+        if view.phase in ("draw", "play"):
+            self.book.get(view).note_own(view, move.model_dump(mode="json"))
+        return move
+
+    # -- decisions -------------------------------------------------------------------------
+
+    def _decide(
+        self, view: SeatView, legal: Sequence[Move], rng: Random, memory: HandMemory
+    ) -> Move:
+        started = time.perf_counter()
+        v = variant_of(view)
+        know = Knowledge(view, memory, v)
+        ev = HandEval(
+            know, splitter_for(view.variant), exposure=self._exposure(view), tempo=self.tempo
+        )
+        draws = by_type(legal, "draw")
+        if draws:
+            return self._draw(view, draws, know, ev)
+        play = self._play(view, legal, know, ev)
+        if play is not None:
+            return play
+        discards = by_type(legal, "discard")
+        if not discards:
+            return legal[0]
+        scored = sorted(
+            ((self._discard_cost(know, ev, c), m) for m in discards for c in [cards.parse(m.card)]),
+            key=lambda t: t[0],
+        )
+        if self.lookahead and len(scored) > 1:
+            deadline = None if self.budget_ms is None else started + self.budget_ms / 1000.0
+            return refine_discard(know, ev, scored, rng, deadline, self.samples, self.feed_weight)
+        return scored[0][1]
+
+    def _exposure(self, view: SeatView) -> float:
+        """Points weigh more once an opponent is close to going out."""
+        others = [n for s, n in enumerate(view.hand_counts) if s != view.seat]
+        nearest = min(others) if others else 10
+        return 1.0 if nearest > 4 else 1.5 if nearest > 2 else 2.2
+
+    def _discard_cost(self, know: Knowledge, ev: HandEval, card: int) -> float:
+        rest = _without(know.hand, [card])
+        return ev.cost(rest) + self.feed_weight * know.feed_chance(card)
+
+    def _best_after(
+        self, know: Knowledge, ev: HandEval, hand: list[int], keep: int | None
+    ) -> float:
+        """The price of `hand` after its best discard (never `keep`, the card just taken)."""
+        split_left = splitter_for(know.v.name).leftovers(hand)
+        options = [c for c in set(split_left) if c != keep and c != JOKER]
+        if not options:
+            options = [c for c in set(hand) if c != keep] or list(hand)
+        return min(
+            ev.cost(_without(hand, [c])) + self.feed_weight * know.feed_chance(c) for c in options
+        )
+
+    def _draw(self, view: SeatView, draws: Sequence[Move], know: Knowledge, ev: HandEval) -> Move:
+        from_discard = [m for m in draws if m.source == "discard"]
+        from_stock = [m for m in draws if m.source == "stock"]
+        if not from_discard or not from_stock or view.discard_top is None:
+            return (from_stock or from_discard)[0]
+        top = cards.parse(view.discard_top)
+        if top == JOKER:
+            return from_discard[0]
+        hand = know.hand
+        take = self._best_after(know, ev, hand + [top], keep=top)
+        # The stock: an unseen card, weighted by how likely it is still there.
+        related = self._related(hand, know)
+        base = ev.cost(hand)
+        total_w = 0.0
+        total = 0.0
+        for c in range(53):
+            w = know.drawable(c)
+            if w <= 0:
+                continue
+            if c in related:
+                val = self._best_after(know, ev, hand + [c], keep=None)
+            else:
+                val = base + self.feed_weight * know.feed_chance(c) * 0.5
+            total += w * min(val, base + self.feed_weight)
+            total_w += w
+        stock = total / total_w if total_w else base
+        return from_discard[0] if take < stock - 0.5 else from_stock[0]
+
+    def _related(self, hand: Sequence[int], know: Knowledge) -> set[int]:
+        """Unseen cards that could change the hand's melds (same rank, near in suit)."""
+        out: set[int] = set(know.targets)
+        out.add(JOKER)
+        ah = know.v.ace_high
+        from bots.knowledge import neighbour
+
+        for c in hand:
+            if c == JOKER:
+                continue
+            r = cards.rank(c)
+            out.update(t * 13 + r - 1 for t in range(4))
+            for d in (-2, -1, 1, 2):
+                n = neighbour(c, d, ah)
+                if n is not None:
+                    out.add(n)
+        return out
+
+    def _play(
+        self, view: SeatView, legal: Sequence[Move], know: Knowledge, ev: HandEval
+    ) -> Move | None:
+        hand = know.hand
+        plays = [m for m in legal if m.type in ("meld", "layoff")]
+        if view.must_play:
+            with_joker = [m for m in plays if "JK" in move_cards(m)]
+            plays = with_joker or plays
+            if plays:
+                return min(
+                    plays, key=lambda m: ev.cost(_without(hand, cards.parse_all(move_cards(m))))
+                )
+        if not plays and not by_type(legal, "swap"):
+            return None
+        v = know.v
+        # Going out, or rummy51's going rummy: whatever empties the most of the hand now.
+        if plays:
+            scored = [
+                (ev.cost(_without(hand, cards.parse_all(move_cards(m)))), -len(move_cards(m)), i, m)
+                for i, m in enumerate(plays)
+            ]
+            scored.sort(key=lambda t: (t[0], t[1], t[2]))
+            best_cost, _, _, best = scored[0]
+        else:
+            best_cost, best = float("inf"), None
+        if best is not None and self._hold_for_rummy(view, know, best):
+            return None
+        swap = self._swap(view, legal, know, ev)
+        if swap is not None and (best is None or best.type != "meld"):
+            return swap
+        if best is None:
+            return None
+        now = ev.cost(hand)
+        # Melds held in hand still count against us: lay down anything that does not hurt.
+        if best_cost <= now + (0.0 if v.opening else 1.0):
+            return best
+        return None
+
+    def _hold_for_rummy(self, view: SeatView, know: Knowledge, best: Move) -> bool:
+        """basic: keep a hand that melds completely next turn hidden for the doubled score."""
+        if view.variant != "basic" or best.type != "meld":
+            return False
+        if view.has_played and view.has_played[view.seat]:
+            return False
+        others = [n for s, n in enumerate(view.hand_counts) if s != view.seat]
+        if not others or min(others) <= 4 or view.stock_count < 10:
+            return False
+        left = splitter_for(view.variant).leftovers(know.hand)
+        # After the discard we would hold one leftover: rummy needs just one more card.
+        if len(left) != 2:
+            return False
+        return all(len(move_cards(m)) < len(know.hand) - 1 for m in [best])
+
+    def _swap(
+        self, view: SeatView, legal: Sequence[Move], know: Knowledge, ev: HandEval
+    ) -> Move | None:
+        """rummy51: take a run's joker when the joker then buys a meld we could not make."""
+        swaps = by_type(legal, "swap")
+        if not swaps:
+            return None
+        sp = splitter_for(view.variant)
+        hand = know.hand
+        now_left = len(sp.leftovers(hand))
+        for m in swaps:
+            after = _without(hand, [cards.parse(m.card)]) + [JOKER]
+            if len(sp.leftovers(after)) < now_left - 1:
+                return m
+        return None

@@ -1,0 +1,123 @@
+"""What one seat knows at a decision: unseen cards, who probably holds what, what feeds whom.
+
+Built from the seat's view and its `HandMemory` only. `live[c]` counts the copies of card `c`
+that are not visible to the seat (not in its hand, on the table or known in the pile);
+`held[s][c]` is the chance that a given unseen copy of `c` sits in seat `s`'s hand, raised to
+certain for cards `s` took from the pile and still holds, and lowered for cards `s` declined or
+threw away (a player rarely collects what it passes over).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from bots import cards
+from bots.cards import JOKER, Variant
+from bots.memory import HandMemory
+from bots.strategy import table_targets
+
+if TYPE_CHECKING:
+    from rules import SeatView
+
+
+def copies(v: Variant) -> list[int]:
+    return [v.decks] * 52 + [v.jokers]
+
+
+def neighbour(card: int, delta: int, ace_high: bool) -> int | None:
+    """The card `delta` ranks away in the same suit (ace high when allowed), else None."""
+    r = cards.rank(card) + delta
+    if ace_high and cards.rank(card) == 1 and delta < 0:
+        r = 14 + delta
+    if r < 1 or r > (14 if ace_high else 13):
+        return None
+    return cards.suit(card) * 13 + (r - 1) % 13
+
+
+class Knowledge:
+    def __init__(self, view: SeatView, memory: HandMemory, v: Variant) -> None:
+        self.view = view
+        self.v = v
+        self.me = view.seat
+        self.hand = cards.parse_all(view.hand)
+        seen = [0] * 53
+        for c in self.hand:
+            seen[c] += 1
+        for meld in view.melds:
+            for c in cards.parse_all(meld.cards):
+                seen[c] += 1
+        pile = memory.pile_cards()
+        if not pile and view.discard_top is not None:
+            pile = [cards.parse(view.discard_top)]
+        for c in pile:
+            seen[c] += 1
+        total = copies(v)
+        self.live = [max(0, total[c] - seen[c]) for c in range(53)]
+        self.unseen_total = max(1, sum(self.live))
+        self.targets = table_targets(view, v)
+        n = view.players
+        self.declined = [set(memory.declined[s]) for s in range(n)]
+        self.held: list[list[float]] = []
+        for s in range(n):
+            if s == self.me:
+                self.held.append([0.0] * 53)
+                continue
+            known = [c for c in memory.picked[s] if self.live[c] > 0]
+            free = max(0, view.hand_counts[s] - len(known))
+            pool = max(1, self.unseen_total - len(known))
+            base = free / pool
+            row = [base] * 53
+            for c in memory.declined[s] | set(memory.discarded[s]):
+                row[c] *= 0.5
+            for c in known:
+                row[c] = 1.0
+            self.held.append(row)
+        # Chance that one unseen copy is still to come from the stock to us.
+        in_hands = sum(view.hand_counts[s] for s in range(n) if s != self.me)
+        self.stock_share = view.stock_count / max(1, view.stock_count + in_hands)
+
+    def next_seat(self) -> int:
+        return (self.me + 1) % self.view.players
+
+    def drawable(self, c: int) -> float:
+        """Expected unseen copies of `c` that are not in an opponent's hand."""
+        live = self.live[c]
+        if not live:
+            return 0.0
+        worst = max((row[c] for s, row in enumerate(self.held) if s != self.me), default=0.0)
+        return live * (1.0 - worst)
+
+    def feed_chance(self, card: int) -> float:
+        """How likely the next player can use `card` if we discard it (meld it or lay it off)."""
+        nxt = self.next_seat()
+        v = self.v
+        if card == JOKER:
+            return 1.0
+        if card in self.targets and (not v.opening or self.view.opened[nxt]):
+            return 0.9
+        row = self.held[nxt]
+        live = self.live
+
+        def p(c: int | None) -> float:
+            if c is None or not live[c]:
+                return 0.0
+            return min(1.0, row[c] * live[c])
+
+        r = cards.rank(card)
+        same = [s * 13 + r - 1 for s in range(4) if s * 13 + r - 1 != card]
+        miss = 1.0
+        for i in range(len(same)):
+            for j in range(i + 1, len(same)):
+                miss *= 1.0 - p(same[i]) * p(same[j])
+        ah = v.ace_high
+        lo1, lo2 = neighbour(card, -1, ah), neighbour(card, -2, ah)
+        hi1, hi2 = neighbour(card, 1, ah), neighbour(card, 2, ah)
+        for a, b in ((lo2, lo1), (lo1, hi1), (hi1, hi2)):
+            miss *= 1.0 - p(a) * p(b)
+        if v.jokers:
+            jk = p(JOKER)
+            for c in same + [lo1, hi1, lo2, hi2]:
+                miss *= 1.0 - jk * p(c) * 0.5
+        if card in self.declined[nxt]:
+            miss = 1.0 - (1.0 - miss) * 0.3
+        return 1.0 - miss

@@ -1,0 +1,138 @@
+"""Determinized look-ahead for the expert's discard: a fixed number of samples, cut short by
+an optional deadline (the server's time budget; tournaments leave it out to stay reproducible).
+
+Each sample deals the unseen cards consistently with what the seat knows: the cards an
+opponent took from the pile and still holds stay in that opponent's hand, the rest of the
+unseen multiset is shuffled into the other hands (their sizes are public) and the stock.
+For each close candidate discard it then plays the next round out with a greedy model of the
+opponents: does the next player take our discard (it melds in their sampled hand or extends a
+table meld)? what do they throw? which card do we draw next, and what is our hand worth then?
+
+The sampled value is averaged with the static price, so a few samples refine the choice
+without letting noise overturn a clear one.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+from random import Random
+from typing import TYPE_CHECKING
+
+from bots.cards import JOKER
+from bots.evaluate import HandEval
+from bots.greedy import splitter_for
+from bots.knowledge import Knowledge
+from bots.strategy import has_partner
+
+if TYPE_CHECKING:
+    from rules import Move
+
+MARGIN = 6.0
+MAX_CANDIDATES = 4
+
+
+def _sample(know: Knowledge, rng: Random) -> tuple[list[list[int]], list[int]]:
+    """(hands by seat, stock top first) consistent with the seat's knowledge."""
+    view = know.view
+    n = view.players
+    pool: list[int] = []
+    for c in range(53):
+        pool.extend([c] * know.live[c])
+    hands: list[list[int]] = [[] for _ in range(n)]
+    for s in range(n):
+        if s == know.me:
+            continue
+        for c in range(53):
+            if know.held[s][c] >= 1.0 and c in pool and len(hands[s]) < view.hand_counts[s]:
+                pool.remove(c)
+                hands[s].append(c)
+    rng.shuffle(pool)
+    for s in range(n):
+        if s == know.me:
+            continue
+        need = view.hand_counts[s] - len(hands[s])
+        hands[s].extend(pool[:need])
+        del pool[:need]
+    return hands, pool
+
+
+def _greedy_discard(hand: list[int], ace_high: bool, points: Sequence[int], variant: str) -> int:
+    left = splitter_for(variant).leftovers(hand)
+    pick = [c for c in left if c != JOKER] or [c for c in hand if c != JOKER] or hand
+    return max(pick, key=lambda c: (not has_partner(c, left, ace_high), points[c]))
+
+
+def refine_discard(
+    know: Knowledge,
+    ev: HandEval,
+    scored: Sequence[tuple[float, Move]],
+    rng: Random,
+    deadline: float | None,
+    max_samples: int,
+    feed_weight: float,
+) -> Move:
+    """The best of `scored` ((static cost, discard move), cheapest first) after sampling."""
+    from bots import cards
+
+    best_cost = scored[0][0]
+    close = [(c, m) for c, m in scored if c <= best_cost + MARGIN][:MAX_CANDIDATES]
+    if len(close) < 2:
+        return scored[0][1]
+    v = know.v
+    view = know.view
+    nxt = know.next_seat()
+    sp = splitter_for(v.name)
+    can_lay = not v.opening or view.opened[nxt]
+    sums = [0.0] * len(close)
+    samples = 0
+    while samples < max_samples and (
+        deadline is None or samples < 2 or time.perf_counter() < deadline
+    ):
+        hands, stock = _sample(know, rng)
+        if not stock:
+            break
+        their = hands[nxt]
+        their_dead = sp.deadwood(their)
+        for i, (_, move) in enumerate(close):
+            x = cards.parse(move.card)
+            mine = list(know.hand)
+            mine.remove(x)
+            taken = (can_lay and x in know.targets) or (
+                x == JOKER or sp.deadwood(their + [x]) < their_dead + v.points[x] - 1
+            )
+            if taken:
+                after = their + [x]
+                y = _greedy_discard(
+                    [c for c in after if c != x] or after, v.ace_high, v.points, v.name
+                )
+                nxt_card = stock[0]
+            else:
+                after = their + [stock[0]]
+                y = _greedy_discard(after, v.ace_high, v.points, v.name)
+                nxt_card = stock[1] if len(stock) > 1 else stock[0]
+            if view.players > 2:
+                # Others play in between: we see a stock card further down.
+                y = None
+                nxt_card = stock[min(len(stock) - 1, view.players - 1)]
+            options = [mine + [nxt_card]]
+            if y is not None:
+                options.append(mine + [y])
+            value = min(_after_discard(ev, hand) for hand in options)
+            sums[i] += value + (feed_weight if taken else 0.0)
+        samples += 1
+    if not samples:
+        return scored[0][1]
+    final = [(0.5 * c + 0.5 * sums[i] / samples, i) for i, (c, _) in enumerate(close)]
+    return close[min(final)[1]][1]
+
+
+def _after_discard(ev: HandEval, hand: list[int]) -> float:
+    left = splitter_for(ev.v.name).leftovers(hand)
+    options = {c for c in left if c != JOKER} or set(hand)
+    best = float("inf")
+    for c in options:
+        rest = list(hand)
+        rest.remove(c)
+        best = min(best, ev.cost(rest))
+    return best

@@ -1,0 +1,209 @@
+"""Matches between strategies, in-process through `rules/` (no server), reproducible by seed.
+
+Every player sees only `rules.seat_view(state, seat)` and picks from
+`rules.legal_moves(view)`. Match `i` seats the players rotated by `i` (so with two players
+they swap seats, and with them who deals first), and deals from a seed derived from
+(`seed`, `i`); the bots' own `random.Random` streams derive from the same pair. Matches run in
+worker processes when `jobs > 1`; the result is the same for any number of jobs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import math
+import statistics
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from random import Random
+from typing import Any
+
+import rules
+from bots import new_strategy
+from bots.strategy import Strategy
+
+MAX_HANDS = 200  # a guard against a match that never ends (e.g. random vs random draws)
+
+
+def labels_for(players: Sequence[str]) -> list[str]:
+    """Player labels: the strategy name, with `#2`, `#3` on repeats."""
+    seen: dict[str, int] = {}
+    out = []
+    for name in players:
+        seen[name] = seen.get(name, 0) + 1
+        out.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return out
+
+
+@dataclass
+class PlayerStats:
+    matches: int = 0
+    matches_won: float = 0.0  # a shared win (rummy51 tie) counts for each winner
+    hands: int = 0
+    hands_won: int = 0
+    points: int = 0
+    decision_ms: list[float] = field(default_factory=list)
+
+    def merge(self, other: PlayerStats) -> None:
+        self.matches += other.matches
+        self.matches_won += other.matches_won
+        self.hands += other.hands
+        self.hands_won += other.hands_won
+        self.points += other.points
+        self.decision_ms.extend(other.decision_ms)
+
+
+def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a proportion."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = successes / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return (max(0.0, centre - half), min(1.0, centre + half))
+
+
+def _match_seed(seed: int, index: int) -> bytes:
+    return hashlib.sha256(f"rummy-tournament:{seed}:{index}".encode()).digest()
+
+
+def make_strategy(name: str, deterministic: bool = True) -> Strategy:
+    """A fresh strategy per match; the expert samples a fixed count so seeds reproduce."""
+    if name in ("expert", "hard"):
+        from bots.expert import ExpertStrategy
+
+        return ExpertStrategy(budget_ms=None if deterministic else 150.0)
+    return new_strategy(name)
+
+
+def play_match(
+    variant: str,
+    players: Sequence[str],
+    seed: int,
+    index: int,
+    factory: Callable[[str], Strategy] = make_strategy,
+) -> list[PlayerStats]:
+    """One match; stats indexed like `players` (not like seats)."""
+    n = len(players)
+    shift = index % n
+    # seat s is played by player (s + shift) % n
+    owner = [(s + shift) % n for s in range(n)]
+    bots = [factory(players[owner[s]]) for s in range(n)]
+    rngs = [Random(f"{seed}:{index}:{s}") for s in range(n)]
+    stats = [PlayerStats(matches=1) for _ in range(n)]
+    state = rules.new_game(variant, n, seed=_match_seed(seed, index))
+    voters = tuple(range(n))
+    hands = 0
+    while True:
+        public = rules.seat_view(state, 0)
+        if public.phase == "match_over":
+            for w in public.match_winner or ():
+                stats[owner[w]].matches_won += 1
+            break
+        if public.phase == "hand_over":
+            hands += 1
+            result = public.hand_result
+            for s in range(n):
+                stats[owner[s]].hands += 1
+                if result is not None:
+                    stats[owner[s]].points += result.points[s]
+            if result is not None and result.winner is not None and result.reason == "out":
+                stats[owner[result.winner]].hands_won += 1
+            if hands >= MAX_HANDS:
+                break
+            for s in voters:
+                state = rules.vote(state, s, "next_hand", voters)
+            continue
+        seat = public.turn
+        view = rules.seat_view(state, seat)
+        for s, bot in enumerate(bots):
+            observe = getattr(bot, "observe", None)
+            if observe is not None and s != seat:
+                observe(rules.seat_view(state, s))
+        legal = list(rules.legal_moves(view))
+        started = time.perf_counter()
+        move = bots[seat].choose(view, legal, rngs[seat])
+        stats[owner[seat]].decision_ms.append((time.perf_counter() - started) * 1000)
+        state = rules.apply(state, seat, move)
+    return stats
+
+
+def _run_chunk(args: tuple[str, tuple[str, ...], int, list[int]]) -> list[PlayerStats]:
+    variant, players, seed, indices = args
+    total = [PlayerStats() for _ in players]
+    for i in indices:
+        for t, s in zip(total, play_match(variant, players, seed, i), strict=True):
+            t.merge(s)
+    return total
+
+
+def run(
+    variant: str,
+    players: Sequence[str],
+    matches: int,
+    seed: int,
+    jobs: int = 1,
+    progress: Callable[[int], None] | None = None,
+) -> dict[str, dict[str, Any]]:
+    """Play `matches` matches and summarise them per player label."""
+    players = tuple(players)
+    total = [PlayerStats() for _ in players]
+    chunks = [list(range(i, min(matches, i + 5))) for i in range(0, matches, 5)]
+    done = 0
+    if jobs <= 1:
+        results = (_run_chunk((variant, players, seed, c)) for c in chunks)
+        for part, chunk in zip(results, chunks, strict=True):
+            for t, s in zip(total, part, strict=True):
+                t.merge(s)
+            done += len(chunk)
+            if progress:
+                progress(done)
+    else:
+        with ProcessPoolExecutor(jobs) as pool:
+            args = [(variant, players, seed, c) for c in chunks]
+            for part, chunk in zip(pool.map(_run_chunk, args), chunks, strict=True):
+                for t, s in zip(total, part, strict=True):
+                    t.merge(s)
+                done += len(chunk)
+                if progress:
+                    progress(done)
+    return summarise(players, total, matches)
+
+
+def summarise(
+    players: Sequence[str], total: Sequence[PlayerStats], matches: int
+) -> dict[str, dict[str, Any]]:
+    out: dict[str, dict[str, Any]] = {}
+    for label, st in zip(labels_for(players), total, strict=True):
+        lo, hi = wilson(st.matches_won, matches)
+        out[label] = {
+            "matches": matches,
+            "matches_won": st.matches_won,
+            "win_rate": st.matches_won / matches if matches else 0.0,
+            "ci95": [round(lo, 4), round(hi, 4)],
+            "hands": st.hands,
+            "hands_won": st.hands_won,
+            "mean_points_per_hand": st.points / st.hands if st.hands else 0.0,
+            "median_decision_ms": statistics.median(st.decision_ms) if st.decision_ms else 0.0,
+            "decisions": len(st.decision_ms),
+        }
+    return out
+
+
+def format_table(variant: str, summary: dict[str, dict[str, Any]]) -> str:
+    scoring = "penalty points" if variant == "rummy51" else "points scored"
+    lines = [
+        f"{'player':<10} {'matches won':>12} {'win rate':>9} {'95% CI':>17} {'hands won':>10} "
+        f"{'mean ' + scoring + '/hand':>27} {'median decision':>16}"
+    ]
+    for label, s in summary.items():
+        won = s["matches_won"]
+        won_txt = f"{won:g}/{s['matches']}"
+        ci = f"[{s['ci95'][0]:.3f}, {s['ci95'][1]:.3f}]"
+        lines.append(
+            f"{label:<10} {won_txt:>12} {s['win_rate']:>9.3f} {ci:>17} {s['hands_won']:>10} "
+            f"{s['mean_points_per_hand']:>27.2f} {s['median_decision_ms']:>13.2f} ms"
+        )
+    return "\n".join(lines)
