@@ -285,6 +285,8 @@ class Game:
         hands = []
         for hand, entries in await self.store.finished_hands(room_id):
             start = rules.GameState.model_validate_json(hand.start)
+            # The match seed derives every later hand: only this hand's own seed is shown.
+            start = start.model_copy(update={"seed": "0" * len(start.seed)})
             moves = [
                 LogMove(version=e.version, seat=e.seat, move=rules.parse_move(json.loads(e.move)))
                 for e in entries
