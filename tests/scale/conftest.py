@@ -110,6 +110,10 @@ class Server:
             "RUMMY_ALLOW_FIXED_DEALS": "1",
             # One test client sends many requests from one address.
             "RUMMY_RATE_LIMIT_ENABLED": "false",
+            # The work tree's packages, whatever an editable install recorded.
+            "PYTHONPATH": os.pathsep.join(
+                p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p
+            ),
         }
         rummy = Path(sys.executable).with_name("rummy")
         cmd = [str(rummy)] if rummy.exists() else [sys.executable, "-m", "app.cli"]
