@@ -68,6 +68,9 @@ def build_parser() -> argparse.ArgumentParser:
         "RUMMY_DATABASE_URL so they share rooms)",
     )
     serve.set_defaults(func=_serve)
+    from app.verify import register as register_verify
+
+    register_verify(commands)
     try:
         from bots.cli import register
     except ImportError:

@@ -1,0 +1,289 @@
+"""`rummy verify <log.json>`: check that no hand of a room's log was rigged.
+
+The log (GET /api/rooms/{room}/log) reveals each finished hand's secret seed. For every
+hand this module:
+
+1. recomputes the commitment, SHA-256 of ``b"shake256-fisher-yates-v1:" + hand_seed``
+   (rules/shuffle.py), and compares it with every commitment the player recorded while the
+   hand was played (`--commitment`, or a `commitment` field a client saved in the log);
+2. re-deals the hand from the seed by the published method, written out here a second
+   time from its specification rather than imported, so a bug or a rigged shuffle in
+   the engine cannot vouch for itself: SHAKE-256(``b"rummy/shuffle/v1" + seed +
+   b"deal"``) read as 8-byte big-endian words drives a Fisher-Yates shuffle of the sorted
+   pack; each seat in turn takes `hand_size` cards, the next card starts the discard
+   pile and the rest is the stock, top first. The result must be exactly the log's deal;
+3. replays every move with `rules.replay` from that deal (stock reshuffles come from the
+   same seed) and checks the moves were legal, the versions run without a gap and the
+   outcome is the one the log states.
+
+Each hand is reported OK or with the first precise mismatch; the exit code is 0 when
+every hand passes, 1 otherwise (2 for a file that is not a log at all).
+
+What this proves: the server could not change a deal or the stock's order after showing
+the commitment. What it cannot prove: that the server did not try many seeds before
+committing (players contribute no entropy of their own).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import rules
+from rules.cards import CODES
+from rules.shuffle import SHUFFLE_METHOD
+
+HEX_DIGITS = frozenset("0123456789abcdef")
+
+
+@dataclass
+class HandReport:
+    """The verdict on one hand of the log."""
+
+    hand: int
+    commitment: str | None = None
+    moves: int = 0
+    problems: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.problems
+
+    def line(self) -> str:
+        if self.ok:
+            return f"hand {self.hand}: OK  commitment {self.commitment}  ({self.moves} moves)"
+        return f"hand {self.hand}: FAIL  " + "; ".join(self.problems)
+
+
+def commitment_of(hand_seed: bytes) -> str:
+    """The published commitment to a hand's shuffle."""
+    return hashlib.sha256(SHUFFLE_METHOD.encode("ascii") + b":" + hand_seed).hexdigest()
+
+
+def sorted_pack(variant: str) -> list[str]:
+    """The variant's pack in the engine's card order (rules/cards.py: clubs A-K, diamonds,
+    hearts, spades, then the joker), duplicates side by side: the shuffle's input."""
+    ruleset = rules.get_variant(variant)
+    pack = [code for code in CODES[:52] for _ in range(ruleset.decks)]
+    return pack + [CODES[52]] * ruleset.jokers
+
+
+def shuffled(cards: Sequence[str], seed: bytes, label: bytes) -> list[str]:
+    """Fisher-Yates over `cards` driven by SHAKE-256 of the seed and label."""
+    out = list(cards)
+    n = len(out)
+    stream = hashlib.shake_256(b"rummy/shuffle/v1" + seed + label).digest(8 * n)
+    for i in range(n - 1, 0, -1):
+        k = n - 1 - i
+        j = int.from_bytes(stream[8 * k : 8 * k + 8], "big") % (i + 1)
+        out[i], out[j] = out[j], out[i]
+    return out
+
+
+def deal_from_seed(variant: str, players: int, seed: bytes) -> dict[str, list[Any]]:
+    """The deal a seed gives: `hands` by seat, `discard` (top last), `stock` (top first)."""
+    order = shuffled(sorted_pack(variant), seed, b"deal")
+    size = rules.get_variant(variant).hand_size[players]
+    hands = [order[i * size : (i + 1) * size] for i in range(players)]
+    rest = order[players * size :]
+    return {"hands": hands, "discard": rest[:1], "stock": rest[1:]}
+
+
+def _describe(cards: Iterable[str]) -> str:
+    return " ".join(cards) or "nothing"
+
+
+def _compare_deal(start: rules.GameState, expected: dict[str, list[Any]]) -> list[str]:
+    problems = []
+    for seat, (have, want) in enumerate(zip(start.hands, expected["hands"], strict=True)):
+        if list(have) != want:
+            problems.append(
+                f"seat {seat}'s hand in the log ({_describe(have)}) is not the one the seed "
+                f"deals ({_describe(want)})"
+            )
+    if list(start.discard) != expected["discard"]:
+        problems.append(
+            f"the discard pile in the log ({_describe(start.discard)}) is not the one the "
+            f"seed deals ({_describe(expected['discard'])})"
+        )
+    if list(start.stock) != expected["stock"]:
+        first = next(
+            (
+                i
+                for i, (a, b) in enumerate(zip(start.stock, expected["stock"], strict=False))
+                if a != b
+            ),
+            min(len(start.stock), len(expected["stock"])),
+        )
+        problems.append(
+            f"the stock in the log differs from the one the seed deals from card {first + 1} "
+            f"(top first) on: {len(start.stock)} cards in the log, "
+            f"{len(expected['stock'])} dealt"
+        )
+    return problems
+
+
+def verify_hand(entry: dict[str, Any], seen: Sequence[str] = ()) -> HandReport:
+    """Check one hand of the log (a `hands[i]` object). `seen` are commitments the player
+    recorded for this hand; each must match."""
+    report = HandReport(hand=int(entry.get("hand", -1)) if isinstance(entry, dict) else -1)
+    try:
+        start = rules.GameState.model_validate(entry["start"])
+    except (KeyError, TypeError, ValueError) as exc:
+        report.problems.append(f"the hand's start is not a game state: {exc}")
+        return report
+    seed_hex = start.hand_seed.lower()
+    if len(seed_hex) != 64 or not set(seed_hex) <= HEX_DIGITS:
+        report.problems.append("the hand seed is not 32 bytes of hex: it was not revealed")
+        return report
+    seed = bytes.fromhex(seed_hex)
+    report.commitment = commitment_of(seed)
+    recorded = [*seen]
+    if isinstance(entry.get("commitment"), str):
+        recorded.append(entry["commitment"])
+    for value in recorded:
+        if value.lower() != report.commitment:
+            report.problems.append(
+                f"commitment mismatch: the hand showed {value}, but its revealed seed "
+                f"commits to {report.commitment}"
+            )
+    if start.fixed_deal is not None:
+        report.problems.append("a fixed deal (test mode): the cards do not come from the seed")
+    else:
+        report.problems += _compare_deal(start, deal_from_seed(start.variant, start.players, seed))
+    if start.melds or start.turns_completed or start.hand_result is not None:
+        report.problems.append("the start is not a fresh deal (melds, turns or a result)")
+    left = (start.dealer + 1) % start.players
+    if start.turn != left:
+        report.problems.append(f"seat {start.turn} starts, but the dealer's left is {left}")
+    report.problems += _check_play(entry, start, report)
+    return report
+
+
+def _check_play(entry: dict[str, Any], start: rules.GameState, report: HandReport) -> list[str]:
+    problems: list[str] = []
+    try:
+        moves = [
+            (int(m["seat"]), rules.parse_move(m["move"]), int(m["version"])) for m in entry["moves"]
+        ]
+        votes = [int(v["version"]) for v in entry.get("votes", [])]
+        start_version = int(entry["start_version"])
+        end_version = int(entry["end_version"])
+    except (KeyError, TypeError, ValueError) as exc:
+        return [f"the hand's moves are unreadable: {exc}"]
+    report.moves = len(moves)
+    versions = sorted([v for *_, v in moves] + votes)
+    if versions != list(range(start_version + 1, end_version + 1)):
+        problems.append(
+            f"the versions {start_version + 1}..{end_version} are not each used exactly once "
+            "by the hand's moves and votes (an entry was added or removed)"
+        )
+    if [v for *_, v in moves] != sorted(v for *_, v in moves):
+        problems.append("the moves are not in version order")
+    try:
+        state = rules.replay(start, [(seat, move) for seat, move, _ in moves])
+    except rules.IllegalMove:
+        # Find the first illegal move, one at a time (slow, but only on failure).
+        state = start
+        for number, (seat, move, version) in enumerate(moves, 1):
+            try:
+                state = rules.replay(state, [(seat, move)])
+            except rules.IllegalMove as exc:
+                problems.append(
+                    f"move {number} (version {version}, seat {seat}, "
+                    f"{json.dumps(rules.move_to_json(move))}) is illegal: "
+                    f"{exc.code}: {exc.message}"
+                )
+                return problems
+    stated = entry.get("result")
+    end = rules.seat_view(state, 0).hand_result
+    got = end.model_dump(mode="json") if end is not None else None
+    if stated != got:
+        problems.append(
+            f"the log states the result {json.dumps(stated)}, "
+            f"but replaying its moves gives {json.dumps(got)}"
+        )
+    return problems
+
+
+def verify_log(log: Any, seen: dict[int, Sequence[str]] | None = None) -> list[HandReport]:
+    """Check every hand of a log (the JSON of GET /api/rooms/{room}/log).
+
+    `seen` maps a hand number to the commitments the player recorded for it.
+
+    Raises:
+        ValueError: the document is not a room log.
+    """
+    if not isinstance(log, dict) or not isinstance(log.get("hands"), list):
+        raise ValueError('not a room log: expected an object with a "hands" list')
+    seen = seen or {}
+    return [
+        verify_hand(entry, seen.get(int(entry.get("hand", -1)), ()))
+        if isinstance(entry, dict)
+        else HandReport(hand=-1, problems=["a hand of the log is not an object"])
+        for entry in log["hands"]
+    ]
+
+
+def _parse_seen(values: Sequence[str]) -> dict[int, list[str]]:
+    seen: dict[int, list[str]] = {}
+    for value in values:
+        hand, sep, digest = value.partition("=")
+        if not sep or not hand.strip().isdigit():
+            raise ValueError(f"--commitment takes HAND=HEX, not {value!r}")
+        seen.setdefault(int(hand), []).append(digest.strip())
+    return seen
+
+
+def run(args: argparse.Namespace) -> int:
+    """The `rummy verify` command."""
+    try:
+        seen = _parse_seen(args.commitment or [])
+        text = sys.stdin.read() if args.log == "-" else open(args.log, encoding="utf-8").read()
+        reports = verify_log(json.loads(text), seen)
+    except (OSError, ValueError) as exc:
+        print(f"rummy verify: {exc}", file=sys.stderr)
+        return 2
+    for report in reports:
+        print(report.line())
+    unknown = sorted(set(seen) - {r.hand for r in reports})
+    for hand in unknown:
+        print(f"hand {hand}: FAIL  you recorded a commitment, but the log has no such hand")
+    if not reports:
+        print("the log holds no finished hand yet")
+    ok = all(r.ok for r in reports) and not unknown
+    print("all hands verified" if ok else "VERIFICATION FAILED")
+    return 0 if ok else 1
+
+
+def register(commands: Any) -> None:
+    """Add `verify` to the `rummy` command's subparsers."""
+    parser = commands.add_parser(
+        "verify",
+        help="check a room's hand log: commitments, deals recomputed from the seeds, replays",
+        description=__doc__.split("\n\n")[0] if __doc__ else None,
+    )
+    parser.add_argument("log", help="the JSON of GET /api/rooms/{room}/log, or - for stdin")
+    parser.add_argument(
+        "--commitment",
+        action="append",
+        metavar="HAND=HEX",
+        help="a commitment you saw during hand HAND (repeatable)",
+    )
+    parser.set_defaults(func=run)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="rummy")
+    register(parser.add_subparsers(dest="command", required=True))
+    args = parser.parse_args(["verify", *(argv if argv is not None else sys.argv[1:])])
+    return run(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
