@@ -14,358 +14,82 @@ What is listed, per phase:
 * Multi-meld moves are combinatorial, so they are listed only where a single meld cannot do
   the same job, bounded: for a player who has not opened in a variant with an opening
   minimum, the combinations of two to four disjoint melds that first reach the minimum
-  (at most `MAX_OPENING_COMBOS`, searching at most `MAX_SEARCH_NODES` partial
+  (at most `meldsearch.MAX_OPENING_COMBOS`, searching at most `meldsearch.MAX_SEARCH_NODES` partial
   combinations) and the partitions of all cards but one into melds, i.e. going rummy (at
-  most `MAX_RUMMY_PARTITIONS`). Elsewhere several melds in one turn are the same as
+  most `meldsearch.MAX_RUMMY_PARTITIONS`). Elsewhere several melds in one turn are the same as
   single melds one after another, which are always listed.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 
-from rules.cards import JOKER, make
+from rules.cards import JOKER
 from rules.convert import meld_from_model, to_api_move
 from rules.core import (
     DISCARD,
     DRAW,
     DRAW_PHASE,
-    LAYOFF,
     MELD,
     PHASE_INTS,
     PLAY_PHASE,
     SRC_DISCARD,
     SRC_STOCK,
-    SWAP,
     FastMove,
     Game,
 )
-from rules.errors import IllegalMove
-from rules.fastrules import EX_KEEP_TOP_ON_DRAW, FastRules, fast_rules
-from rules.melds import END_ANY, END_HIGH, END_LOW, MAX_RUN, TMeld, layoff_run, layoff_set
+from rules.fastrules import EX_KEEP_TOP_ON_DRAW, fast_rules
+from rules.layoffs import layoff_moves, swap_moves
+from rules.melds import (
+    read_meld,
+)
+from rules.meldsearch import opening_combos, rummy_partitions, single_melds
 from rules.moves import Move
 from rules.view import SeatView
-
-MAX_OPENING_COMBOS = 24
-MAX_SEARCH_NODES = 400
-MAX_RUMMY_PARTITIONS = 8
-
-
-def single_melds(cnt: Sequence[int], r: FastRules) -> list[tuple[int, ...]]:
-    """Every single meld the counted hand can form (cards in the order `read_meld` reads)."""
-    jk = cnt[JOKER] if r.has_jokers else 0
-    out: list[tuple[int, ...]] = []
-    for rank0 in range(13):
-        suits = [s for s in range(4) if cnt[s * 13 + rank0]]
-        ns = len(suits)
-        if not ns or ns + jk < 3:
-            continue
-        for mask in range(1, 1 << ns):
-            group = tuple(suits[i] * 13 + rank0 for i in range(ns) if mask >> i & 1)
-            k = len(group)
-            for j in range(max(0, 3 - k), min(jk, 4 - k) + 1):
-                out.append(group + (JOKER,) * j)
-    top = 14 if r.ace_high else 13
-    for suit in range(4):
-        base = suit * 13
-        pres = [False] * 15
-        any_run = 0
-        for rank in range(1, 14):
-            if cnt[base + rank - 1]:
-                pres[rank] = True
-                any_run += 1
-        if any_run < 2 and not (any_run and jk):
-            continue
-        if top == 14:
-            pres[14] = pres[1]
-        for a in range(1, top - 1):
-            if not pres[a] and not jk:
-                continue
-            missing = 0
-            nat = 0
-            for b in range(a, min(top, a + MAX_RUN - 1) + 1):
-                if pres[b]:
-                    nat += 1
-                else:
-                    missing += 1
-                    if missing > jk:
-                        break
-                if b - a >= 2 and nat >= 2:
-                    out.append(tuple(make(suit, x) if pres[x] else JOKER for x in range(a, b + 1)))
-    return out
-
-
-def _fits(cnt: list[int], cards: Sequence[int]) -> bool:
-    ok = True
-    for c in cards:
-        cnt[c] -= 1
-        if cnt[c] < 0:
-            ok = False
-    for c in cards:
-        cnt[c] += 1
-    return ok
-
-
-def _opening_combos(
-    singles: list[tuple[int, ...]], values: list[int], cnt: list[int], need: int
-) -> list[tuple[tuple[int, ...], ...]]:
-    """Sets of 2..4 disjoint melds that first reach `need` points (bounded search)."""
-    found: list[tuple[tuple[int, ...], ...]] = []
-    nodes = 0
-    order = sorted(range(len(singles)), key=lambda i: -values[i])
-
-    def dfs(start: int, chosen: list[int], total: int) -> None:
-        nonlocal nodes
-        for pos in range(start, len(order)):
-            if len(found) >= MAX_OPENING_COMBOS or nodes >= MAX_SEARCH_NODES:
-                return
-            i = order[pos]
-            cards = singles[i]
-            if not _fits(cnt, cards):
-                continue
-            nodes += 1
-            t = total + values[i]
-            if t >= need:
-                if chosen:
-                    found.append(tuple(singles[k] for k in chosen) + (cards,))
-                continue
-            if len(chosen) < 3:
-                for c in cards:
-                    cnt[c] -= 1
-                chosen.append(i)
-                dfs(pos + 1, chosen, t)
-                chosen.pop()
-                for c in cards:
-                    cnt[c] += 1
-
-    dfs(0, [], 0)
-    return found
-
-
-def _rummy_partitions(
-    singles: list[tuple[int, ...]], cnt: list[int], n_cards: int
-) -> list[tuple[tuple[int, ...], ...]]:
-    """Ways to meld all cards but one in one move (going rummy), bounded."""
-    covered: set[int] = set()
-    for s in singles:
-        covered.update(s)
-    if sum(cnt[c] for c in covered) < n_cards - 1:
-        return []
-    found: list[tuple[tuple[int, ...], ...]] = []
-    by_card: dict[int, list[tuple[int, ...]]] = {}
-    for s in singles:
-        for c in set(s):
-            by_card.setdefault(c, []).append(s)
-    nodes = 0
-
-    def dfs(chosen: list[tuple[int, ...]], left: int, spare: bool) -> None:
-        nonlocal nodes
-        if len(found) >= MAX_RUMMY_PARTITIONS or nodes >= MAX_SEARCH_NODES:
-            return
-        nodes += 1
-        if left == (0 if spare else 1):
-            if chosen:
-                found.append(tuple(chosen))
-            return
-        first = next(c for c in range(53) if cnt[c])
-        for s in by_card.get(first, ()):
-            if _fits(cnt, s):
-                for c in s:
-                    cnt[c] -= 1
-                chosen.append(s)
-                dfs(chosen, left - len(s), spare)
-                chosen.pop()
-                for c in s:
-                    cnt[c] += 1
-        if not spare:
-            cnt[first] -= 1
-            dfs(chosen, left - 1, True)
-            cnt[first] += 1
-
-    dfs([], n_cards, False)
-    return found
 
 
 def _meld_moves(g: Game, seat: int, hand: list[int], cnt: list[int]) -> list[FastMove]:
     r = g.r
-    singles = single_melds(cnt, r)
-    opening = r.opening_min and not g.opened[seat]
-    groups: list[tuple[tuple[int, ...], ...]] = []
-    if opening:
-        values = [r.meld_value(_stands(s, r)) for s in singles]
-        groups.extend((s,) for s, v in zip(singles, values, strict=True) if v >= r.opening_min)
-        groups.extend(_opening_combos(singles, values, cnt, r.opening_min))
+    singles = single_melds(hand, r)
+    if not singles:
+        return []
+    need = r.opening_min if not g.opened[seat] else 0
+    groups: list[tuple[tuple[int, ...], ...]]
+    if need:
+        groups = [(cards,) for cards, value in singles if value >= need]
+        groups.extend(opening_combos(singles, cnt, need))
         if r.rummy_skips_opening:
             seen = {tuple(sorted(x)) for x in groups}
-            for p in _rummy_partitions(singles, cnt, len(hand)):
+            for p in rummy_partitions(singles, cnt, len(hand)):
                 key = tuple(sorted(p))
                 if key not in seen:
                     seen.add(key)
                     groups.append(p)
     else:
-        groups.extend((s,) for s in singles)
+        groups = [(cards,) for cards, _ in singles]
     moves: list[FastMove] = []
-    next_id = g.next_meld_id
+    must = g.must_play
+    n_hand = len(hand)
     for grp in groups:
-        n_cards = sum(len(s) for s in grp)
-        left = len(hand) - n_cards
-        if opening and r.opening_min:
-            total = sum(r.meld_value(_stands(s, r)) for s in grp)
-            if total < r.opening_min and not (r.rummy_skips_opening and left == 1):
-                continue
-        jokers = sum(s.count(JOKER) for s in grp)
-        must_after = max(0, g.must_play - jokers)
-        if not _quick_ok(g, left, must_after):
-            after = list(hand)
-            for s in grp:
-                for c in s:
-                    after.remove(c)
-            new = [_as_meld(s, r, next_id + i) for i, s in enumerate(grp)]
-            if g.after_problem(after, must_after, g.melds + new) is not None:
-                continue
-        moves.append((MELD, grp))
-    return moves
-
-
-def _stands(cards: tuple[int, ...], r: FastRules) -> tuple[int, ...]:
-    from rules.melds import read_meld
-
-    return read_meld(cards, r.ace_high, r.distinct).stands
-
-
-def _as_meld(cards: tuple[int, ...], r: FastRules, mid: int) -> TMeld:
-    from rules.melds import read_meld
-
-    return read_meld(cards, r.ace_high, r.distinct).with_id(mid)
-
-
-def _quick_ok(g: Game, left: int, must_after: int) -> bool:
-    """True when a play leaving `left` cards surely strands nobody (else check fully)."""
-    return must_after == 0 and (left >= 2 or (left == 0 and not g.r.must_discard_out))
-
-
-def _layoff_moves(g: Game, seat: int, hand: list[int], cnt: list[int]) -> list[FastMove]:
-    r = g.r
-    jk = cnt[JOKER]
-    moves: list[FastMove] = []
-    top = 14 if r.ace_high else 13
-    for i, m in enumerate(g.melds):
-        cands: list[tuple[tuple[int, ...], int, TMeld, int]] = []
-        if m.is_run:
-            room = MAX_RUN - (m.high - m.low + 1)
-            # high end: ranks high+1, high+2, ...
-            seq: list[int] = []
-            used_j = 0
-            rank = m.high + 1
-            while room > len(seq) and rank <= top:
-                c = make(m.key, rank)
-                if cnt[c] > 0:
-                    tried = (*seq, c)
-                    cands.append(_run_cand(m, tried, END_HIGH, r))
-                if used_j < jk:
-                    cands.append(_run_cand(m, (*seq, JOKER), END_HIGH, r))
-                if cnt[c] > 0:
-                    seq.append(c)
-                elif used_j < jk:
-                    seq.append(JOKER)
-                    used_j += 1
-                else:
-                    break
-                rank += 1
-            _extend_low(m, cnt, jk, room, r, cands)
+        if len(grp) == 1:
+            n_cards = len(grp[0])
+            jokers = grp[0].count(JOKER) if must else 0
         else:
-            missing = [
-                make(s, m.key)
-                for s in range(4)
-                if cnt[make(s, m.key)] and all(c == JOKER or c // 13 != s for c in m.cards)
-            ]
-            nm = len(missing)
-            for mask in range(1 << nm):
-                nat = tuple(missing[b] for b in range(nm) if mask >> b & 1)
-                for j in range(0, min(jk, 4) + 1):
-                    cards = nat + (JOKER,) * j
-                    if not cards:
-                        continue
-                    try:
-                        new, freed = layoff_set(m, cards, r.distinct, r.free_jokers)
-                    except IllegalMove:
-                        continue
-                    cands.append((cards, END_ANY, new, freed))
-        for cards, end, new, freed in cands:
-            jokers = cards.count(JOKER)
-            must_after = max(0, g.must_play - jokers) + (freed if r.must_play_joker else 0)
-            left = len(hand) - len(cards) + freed
-            if not _quick_ok(g, left, must_after):
-                after = list(hand)
-                for c in cards:
-                    after.remove(c)
-                after.extend([JOKER] * freed)
-                melds = list(g.melds)
-                melds[i] = new
-                if g.after_problem(after, must_after, melds) is not None:
-                    continue
-            moves.append((LAYOFF, m.id, cards, end))
-    return moves
-
-
-def _run_cand(
-    m: TMeld, cards: tuple[int, ...], end: int, r: FastRules
-) -> tuple[tuple[int, ...], int, TMeld, int]:
-    """A run lay-off candidate; `end` is dropped when `apply` would choose it anyway."""
-    new = layoff_run(m, cards, end, r.ace_high)
-    try:
-        plain = layoff_run(m, cards, END_ANY, r.ace_high)
-        if plain.low == new.low and plain.cards == new.cards:
-            end = END_ANY
-    except IllegalMove:
-        pass
-    return (cards, end, new, 0)
-
-
-def _extend_low(
-    m: TMeld,
-    cnt: list[int],
-    jk: int,
-    room: int,
-    r: FastRules,
-    cands: list[tuple[tuple[int, ...], int, TMeld, int]],
-) -> None:
-    seq: list[int] = []  # descending from low-1; laid ascending
-    used_j = 0
-    rank = m.low - 1
-    while room > len(seq) and rank >= 1:
-        c = make(m.key, rank)
-        if cnt[c] > 0:
-            cands.append(_run_cand(m, (c, *reversed(seq)), END_LOW, r))
-        if used_j < jk:
-            cands.append(_run_cand(m, (JOKER, *reversed(seq)), END_LOW, r))
-        if cnt[c] > 0:
-            seq.append(c)
-        elif used_j < jk:
-            seq.append(JOKER)
-            used_j += 1
-        else:
-            break
-        rank -= 1
-
-
-def _swap_moves(g: Game, seat: int, hand: list[int], cnt: list[int]) -> list[FastMove]:
-    moves: list[FastMove] = []
-    must_after = g.must_play + (1 if g.r.must_play_joker else 0)
-    for i, m in enumerate(g.melds):
-        if not m.is_run or JOKER not in m.cards:
+            n_cards = sum(len(x) for x in grp)
+            jokers = sum(x.count(JOKER) for x in grp)
+        must_after = must - jokers if must > jokers else 0
+        left = n_hand - n_cards
+        if not must_after and (left >= 2 or (left == 0 and not r.must_discard_out)):
+            moves.append((MELD, grp))
             continue
-        for pos, (c, s) in enumerate(zip(m.cards, m.stands, strict=True)):
-            if c != JOKER or not cnt[s]:
-                continue
-            after = list(hand)
-            after.remove(s)
-            after.append(JOKER)
-            melds = list(g.melds)
-            melds[i] = TMeld(m.id, True, m.key, m.low, m.high,
-                             m.cards[:pos] + (s,) + m.cards[pos + 1 :], m.stands)  # fmt: skip
-            if g.after_problem(after, must_after, melds) is None:
-                moves.append((SWAP, m.id, s))
+        after = list(hand)
+        for x in grp:
+            for c in x:
+                after.remove(c)
+        nid = g.next_meld_id
+        new = [read_meld(x, r.ace_high, r.distinct).with_id(nid + i) for i, x in enumerate(grp)]
+        if g.after_problem(after, must_after, g.melds + new) is None:
+            moves.append((MELD, grp))
     return moves
 
 
@@ -391,14 +115,15 @@ def generate(g: Game, seat: int) -> list[FastMove]:
     moves = []
     if not g.must_play:
         drawn = g.drawn
-        for c in range(53):
-            if cnt[c] and (c != drawn or cnt[c] > 1):
+        for c in set(hand):
+            if c != drawn or cnt[c] > 1:
                 moves.append((DISCARD, c))
     moves.extend(_meld_moves(g, seat, hand, cnt))
     if r.layoff_before_open or g.opened[seat]:
-        moves.extend(_layoff_moves(g, seat, hand, cnt))
-        if r.joker_swap:
-            moves.extend(_swap_moves(g, seat, hand, cnt))
+        if g.melds:
+            moves.extend(layoff_moves(g, seat, hand, cnt))
+            if r.joker_swap:
+                moves.extend(swap_moves(g, seat, hand, cnt))
     return moves
 
 
