@@ -14,9 +14,9 @@ async def test_lobby_and_rules_page(pages) -> None:
     page = await pages.page(path="/")
     await expect(page.get_by_role("heading", name="Nieuw spel")).to_be_visible()
     for label in ("Met een vriend spelen", "Op dit apparaat", "Tegen de computer"):
-        await expect(page.get_by_text(label, exact=True)).to_be_visible()
+        await expect(page.locator("#lobby-form").get_by_text(label, exact=True)).to_be_visible()
     await expect(page.locator("#saved")).to_contain_text("browsergegevens wissen")
-    await page.get_by_text("Tegen de computer", exact=True).click()
+    await page.get_by_label("Tegen de computer").check()
     await expect(page.locator("#level")).to_be_visible()
     await page.locator("#name").fill("Anna")
     await screenshot(page, "lobby-desktop")
@@ -30,7 +30,7 @@ async def test_lobby_and_rules_page(pages) -> None:
 
 async def test_local_hot_seat_covers_between_turns(pages) -> None:
     page = await pages.page(path="/")
-    await page.get_by_text("Op dit apparaat", exact=True).click()
+    await page.get_by_label("Op dit apparaat").check()
     await page.locator("#name").fill("Anna")
     await page.get_by_role("button", name="Spel maken").click()
 

@@ -170,7 +170,7 @@ const game = {
 
   async vote(kind) {
     const s = store.session;
-    const tokens = s.mode === "local" && s.tokens ? Object.values(s.tokens) : [s.token];
+    const tokens = s.mode === "local" && s.tokens ? [s.token, ...Object.values(s.tokens).filter((x) => x && x !== s.token)] : [s.token];
     try {
       for (const token of tokens) {
         const view = unwrapView(await api.sendVote(s.room, token, kind));
