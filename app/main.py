@@ -71,14 +71,6 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.include_router(health.router)
     _add_web(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
 
-    @app.api_route(
-        "/api/{rest:path}",
-        methods=["GET", "POST", "PUT", "PATCH", "DELETE"],
-        include_in_schema=False,
-    )
-    async def unknown_api(rest: str) -> None:
-        raise StarletteHTTPException(404)
-
     limits.install(app, settings)
     return app
 

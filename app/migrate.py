@@ -9,12 +9,13 @@ from alembic.config import Config
 from sqlalchemy.engine import Connection
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-import migrations
+# migrations/ sits beside app/ both in the repo and in an installed tree.
+MIGRATIONS = Path(__file__).resolve().parent.parent / "migrations"
 
 
 def alembic_config(connection: Connection | None = None) -> Config:
     cfg = Config()
-    cfg.set_main_option("script_location", str(Path(migrations.__file__).parent))
+    cfg.set_main_option("script_location", str(MIGRATIONS))
     if connection is not None:
         cfg.attributes["connection"] = connection
     return cfg

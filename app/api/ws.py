@@ -37,7 +37,7 @@ async def room_socket(websocket: WebSocket, room: str, token: str | None = None)
     try:
         seat = await game.authorize(room, token)
     except AppError as exc:
-        await websocket.send_json(error_payload(exc)[1])
+        await websocket.send_json({"type": "error", **error_payload(exc)[1]})
         await websocket.close(CLOSE_CODES.get(exc.status, 1008))
         return
     queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()

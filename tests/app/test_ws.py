@@ -182,6 +182,6 @@ async def test_joining_updates_the_waiting_view(server: LiveServer, client: Api)
     created = ok(await client.create(variant="classic", seed=28), 201)
     async with seat_socket(server, created["room"], created["token"]) as ws:
         assert (await ws.state())["phase"] == "waiting"
-        ok(await client.join(created["room"], "Bea"))
+        ok(await client.join(created["room"], "Bea"), 201)
         ready = await ws.until(lambda f: f["type"] == "state" and f["state"]["phase"] == "draw")
         assert ready["state"]["seats"][1]["name"] == "Bea"
