@@ -66,13 +66,13 @@ function revealed(view, r, seat, rules) {
   );
 }
 
-function voteBlock(view, kind, label, store) {
+function voteBlock(view, kind, label, store, primary = true) {
   const humans = (view.seats || []).map((s, i) => (s.bot ? -1 : i)).filter((i) => i >= 0);
   const agreed = view.votes?.[kind] || [];
   const waiting = humans.filter((i) => !agreed.includes(i));
   const mine = agreed.includes(view.seat) && store.session.mode !== "local";
   return h("div", { class: "vote", data: { vote: kind } },
-    h("button", { type: "button", class: "btn primary", data: { action: "vote", vote: kind }, disabled: mine, "aria-pressed": mine ? "true" : "false", text: label }),
+    h("button", { type: "button", class: ["btn", primary && "primary"], data: { action: "vote", vote: kind }, disabled: mine, "aria-pressed": mine ? "true" : "false", text: label }),
     agreed.length ? h("p", { class: "agreed", text: t("agreed", { names: seatNames(view, agreed) }) }) : null,
     agreed.length && waiting.length ? h("p", { class: "waiting", text: t("waitingVotes", { names: seatNames(view, waiting) }) }) : null,
   );
@@ -93,7 +93,7 @@ export function renderHandEnd(store) {
     r ? h("div", { class: "reveals" }, view.scores.map((_, i) => revealed(view, r, i, rules))) : null,
     h("div", { class: "votes" },
       over ? null : voteBlock(view, "next_hand", t("nextHand"), store),
-      voteBlock(view, "new_match", t("newMatch"), store),
+      voteBlock(view, "new_match", t("newMatch"), store, over),
       h("button", { type: "button", class: "btn", data: { action: "replay" }, text: t("replay") }),
     ),
   );

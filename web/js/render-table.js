@@ -82,6 +82,8 @@ function status(view, myTurn) {
   if (view.phase === "waiting") {
     const free = (view.seats || []).filter((s) => !s.name).length || 1;
     line = t("waitingFor", { n: free });
+  } else if (!PLAYING.includes(view.phase)) {
+    line = t("handOver", { n: view.hand_number });
   } else if (myTurn) line = view.phase === "draw" ? t("yourTurnDraw") : t("yourTurnPlay");
   else line = t("theirTurn", { name: seatName(view, view.turn) });
   return h("div", { class: "status" },
@@ -179,6 +181,8 @@ function actions(store, view, myTurn) {
   const n = store.selected.size;
   const btn = (action, label, { enabled = true, cls = "" } = {}) =>
     h("button", { type: "button", class: ["btn", cls], data: { action }, disabled: !enabled, text: label });
+  const tool = (action, label, name, enabled = true) =>
+    h("button", { type: "button", class: "btn small", data: { action }, disabled: !enabled, "aria-label": name, title: name, text: label });
   const staged = store.staged.length
     ? h("div", { class: "staged", id: "staged" },
         h("span", { text: t("staged") }),
@@ -195,11 +199,12 @@ function actions(store, view, myTurn) {
     play && n > 0 && view.melds.length ? h("p", { class: "help", text: t("layoffHelp") }) : null,
     staged,
     h("div", { class: "row tools" },
-      btn("sort-suit", t("sortSuit"), { cls: "small" }),
-      btn("sort-rank", t("sortRank"), { cls: "small" }),
-      btn("move-left", "◀", { enabled: n > 0, cls: "small" }),
-      btn("move-right", "▶", { enabled: n > 0, cls: "small" }),
-      btn("deselect", t("deselect"), { enabled: n > 0, cls: "small" }),
+      h("span", { class: "tools-label", text: t("sort") }),
+      tool("sort-suit", t("sortSuitShort"), t("sortSuit")),
+      tool("sort-rank", t("sortRankShort"), t("sortRank")),
+      tool("move-left", "◀", t("moveLeft"), n > 0),
+      tool("move-right", "▶", t("moveRight"), n > 0),
+      tool("deselect", "✕", t("deselect"), n > 0),
     ),
   );
 }
@@ -261,13 +266,14 @@ export function renderTable(store) {
     h("div", { class: "center" }, pile(view, myTurn), status(view, myTurn)),
     melds(view, ctx),
     meters(store, view, myTurn),
-    actions(store, view, myTurn),
-    hand(store, view),
+    PLAYING.includes(view.phase) ? actions(store, view, myTurn) : null,
     h("div", { class: ["me", myTurn && "turn"], data: { seat: String(view.seat) } },
       dot({ ...me, connected: store.connection === "open" }),
       h("span", { class: "name", text: `${seatName(view, view.seat)} (${t("you")})` }),
       h("span", { class: "seatno", text: t("seatLabel", { seat: view.seat + 1 }) }),
+      h("span", { class: "count", text: t("cardsCount", { n: (view.hand || []).length }) }),
     ),
+    hand(store, view),
     renderScores(store, view),
   );
 }

@@ -69,8 +69,10 @@ export class Store extends EventTarget {
     if (this.view && view.version < this.view.version && view.seat === this.view.seat) return;
     const hand = view.hand || [];
     const changed = !this.view || view.seat !== this.view.seat || !sameHand(this.view.hand || [], hand);
-    if (this.view && view.seat !== this.view.seat) this.order = [];
+    const fresh = !this.view || view.seat !== this.view.seat || view.hand_number !== this.view.hand_number;
+    if (fresh) this.order = [];
     this.order = reconcile(this.order, hand);
+    if (fresh) this.order.sort((a, b) => compareBySuit(a.code, b.code));
     if (changed || view.phase !== "play") {
       this.selected = new Set();
       this.staged = [];
