@@ -78,9 +78,17 @@ async def test_computer_game_plays_to_the_end_of_a_hand(pages, http) -> None:
     page = await pages.page(path=f"/r/{created['room']}#seat={created['token']}")
     await expect(page.locator(".opponent .tag")).to_have_text("computer")
     await expect(page.locator("#turn-line")).to_have_text("Jij bent aan de beurt: trek een kaart.")
-    await page.locator('[data-action="draw"][data-source="stock"]').click()
-    await page.locator('#hand .card[data-card="8C"]').click()
-    await page.get_by_role("button", name="Afleggen").click()
+    # Keyboard play: Enter on a card acts (here: draw), Space selects, Enter discards.
+    await page.locator("#hand .card").first.focus()
+    await page.keyboard.press("Enter")
+    drawn = page.locator('#hand .card[data-card="8C"]')
+    await expect(drawn).to_be_visible()
+    await expect(drawn).to_have_attribute("aria-label", "klaveren acht")
+    await drawn.focus()
+    await page.keyboard.press(" ")
+    await expect(drawn).to_have_attribute("aria-pressed", "true")
+    await page.keyboard.press("Enter")
+    await expect(page.locator("#hand .card")).to_have_count(10)
 
     # The computer plays its turn; then it is ours again.
     await expect(page.locator("#last-move")).to_contain_text("af.", timeout=30_000)
@@ -100,3 +108,14 @@ async def test_computer_game_plays_to_the_end_of_a_hand(pages, http) -> None:
     await page.get_by_role("button", name="Afleggen").click()
     await expect(page.locator("#hand-result")).to_have_text("Anna gaat uit!")
     await expect(page.locator('.reveal[data-seat="1"] .reveal-cards .card')).to_have_count(10)
+
+    # Step through the hand from the log.
+    await page.get_by_role("button", name="Herhaling").click()
+    replay = page.locator("#replay")
+    await expect(replay.locator(".replay-step")).to_have_text("Begin van de hand")
+    await expect(replay.locator(".replay-hand").first.locator(".card")).to_have_count(10)
+    await replay.get_by_role("button", name="Volgende").click()
+    await expect(replay.locator(".replay-text")).to_have_text("Anna trok van de trekstapel.")
+    await expect(replay.locator(".replay-hand").first.locator(".card")).to_have_count(11)
+    await replay.get_by_role("button", name="Sluiten").click()
+    await expect(replay).to_be_hidden()

@@ -31,6 +31,8 @@ async def test_rummy51_opening_below_51_is_refused(pages, http) -> None:
     page = await pages.page(path=f"/r/{created['room']}#seat={created['token']}")
     await page.locator('[data-action="draw"][data-source="stock"]').click()
     await expect(page.locator("#hand .card")).to_have_count(14)
+    await page.get_by_role("button", name="Tip").click()
+    await expect(page.locator("#hint")).to_contain_text("Suggestie:")
     meter = page.locator("#opening-meter")
     await expect(meter).to_have_attribute("data-value", "0")
     for code in ("2H", "3H", "4H"):

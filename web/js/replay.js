@@ -1,5 +1,6 @@
 // Step through a finished hand from GET /log: the deal, then one step per move. This only
 // moves cards where the log says they went; it never judges a move.
+import { isJoker, rankIndex } from "./cards.js";
 import { describeMove } from "./names.js";
 import { t } from "./i18n.js";
 
@@ -19,7 +20,8 @@ export function buildReplay(log, view) {
   const hands = handsOf(log);
   const last = hands[hands.length - 1];
   if (!last) return [];
-  const deal = last.deal || last.start || {};
+  // `start` is the hand as dealt: hands, stock (top first), discard (top last).
+  const deal = last.start || last.deal || {};
   const state = {
     hands: (deal.hands || []).map((x) => [...x]),
     stock: [...(deal.stock || [])],
@@ -43,12 +45,25 @@ export function buildReplay(log, view) {
     } else if (move.type === "meld") {
       for (const cards of move.melds || []) {
         removeCards(hand, cards);
-        state.melds.push({ id: null, cards: [...cards] });
+        state.melds.push({ id: `m${state.melds.length + 1}`, cards: [...cards] });
       }
     } else if (move.type === "layoff") {
       removeCards(hand, move.cards || []);
-      const meld = state.melds.find((m) => m.id === move.meld) || state.melds[Number(String(move.meld).replace(/\D/g, "")) - 1];
-      if (meld) meld.cards = move.end === "low" ? [...move.cards, ...meld.cards] : [...meld.cards, ...move.cards];
+      const meld = state.melds.find((m) => m.id === move.meld);
+      if (meld) {
+        const first = meld.cards.find((c) => !isJoker(c));
+        const below = move.end === "low" || (move.end !== "high" && first && !isJoker(move.cards[0])
+          && first[1] === move.cards[0][1] && rankIndex(move.cards[0]) < rankIndex(first));
+        meld.cards = below ? [...move.cards, ...meld.cards] : [...meld.cards, ...move.cards];
+      }
+    } else if (move.type === "swap") {
+      const meld = state.melds.find((m) => m.id === move.meld);
+      const at = meld ? meld.cards.indexOf("JK") : -1;
+      if (at >= 0) {
+        meld.cards[at] = move.card;
+        removeCards(hand, [move.card]);
+        hand.push("JK");
+      }
     } else if (move.type === "discard") {
       removeCards(hand, [move.card]);
       state.discard.push(move.card);
