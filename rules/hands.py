@@ -125,6 +125,8 @@ class HandMixin:
         self.votes_next = ()
         self.votes_new = ()
         self.last_move = None
+        if not self.stock and not self.discard:
+            self._end_hand("draw")  # (house) a deal that leaves nothing to draw
 
     def _reset_turn(self) -> None:
         self.drawn = -1

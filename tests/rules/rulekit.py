@@ -1,0 +1,98 @@
+"""Helpers for rules scenarios: fixed deals in a few words, moves from short calls, and
+an assertion for rejected moves."""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+import pytest
+
+import rules
+from rules.engine import deck_of
+
+
+def fixed_deal(
+    variant: str,
+    hands: Sequence[Sequence[str]],
+    discard: Sequence[str] = (),
+    stock: Sequence[str] = (),
+    *,
+    rest: bool = True,
+) -> rules.Deal:
+    """A deal with these hands, discard pile (top last) and stock top cards; the rest of
+    the pack (when `rest`) goes under the given stock cards in pack order."""
+    given: Counter[str] = Counter()
+    for h in hands:
+        given.update(h)
+    given.update(discard)
+    given.update(stock)
+    remaining = Counter(deck_of(variant)) - given
+    tail: list[str] = []
+    if rest:
+        for code in deck_of(variant):
+            if remaining[code]:
+                remaining[code] -= 1
+                tail.append(code)
+    return rules.Deal(hands=tuple(tuple(h) for h in hands), discard=tuple(discard),
+                      stock=tuple(stock) + tuple(tail))  # fmt: skip
+
+
+def game(
+    variant: str,
+    hands: Sequence[Sequence[str]],
+    discard: Sequence[str] = (),
+    stock: Sequence[str] = (),
+    *,
+    rest: bool = True,
+    seed: bytes = b"scenario",
+) -> rules.GameState:
+    """A new game of `variant` dealt exactly like this (players = number of hands)."""
+    deal = fixed_deal(variant, hands, discard, stock, rest=rest)
+    return rules.new_game(variant, len(hands), seed=seed, deal=deal)
+
+
+def draw(source: str = "stock") -> rules.Move:
+    return rules.parse_move({"type": "draw", "source": source})
+
+
+def discard(card: str) -> rules.Move:
+    return rules.parse_move({"type": "discard", "card": card})
+
+
+def meld(*melds: Sequence[str]) -> rules.Move:
+    return rules.parse_move({"type": "meld", "melds": [list(m) for m in melds]})
+
+
+def layoff(meld_id: str, *cards: str, end: str | None = None) -> rules.Move:
+    data: dict[str, Any] = {"type": "layoff", "meld": meld_id, "cards": list(cards)}
+    if end:
+        data["end"] = end
+    return rules.parse_move(data)
+
+
+def swap(meld_id: str, card: str) -> rules.Move:
+    return rules.parse_move({"type": "swap", "meld": meld_id, "card": card})
+
+
+def play(state: rules.GameState, seat: int, *moves: rules.Move) -> rules.GameState:
+    """Apply several moves of one seat in order."""
+    for move in moves:
+        state = rules.apply(state, seat, move)
+    return state
+
+
+def rejected(state: rules.GameState, seat: int, move: rules.Move, code: str) -> str:
+    """Assert the move is rejected with `code` and changes nothing; return the message."""
+    before = state.model_dump()
+    with pytest.raises(rules.IllegalMove) as info:
+        rules.apply(state, seat, move)
+    assert info.value.code == code, f"{info.value.code}: {info.value.message}"
+    assert state.model_dump() == before
+    return info.value.message
+
+
+def with_fields(state: rules.GameState, **fields: Any) -> rules.GameState:
+    """The state with some fields replaced, validated again (e.g. scores before a hand)."""
+    return rules.GameState.model_validate(state.model_dump() | fields)
