@@ -425,8 +425,7 @@ def _is_action(text: str) -> bool:
 def _error_schema_ref(schema: dict[str, Any]) -> dict[str, Any]:
     """The app's error-body component if it has one, else an inline equivalent."""
     for name, component in schema.get("components", {}).get("schemas", {}).items():
-        props = component.get("properties", {})
-        if set(props) == {"error"} and component.get("type") == "object":
+        if "error" in component.get("properties", {}) and "error" in component.get("required", ()):
             return {"$ref": f"#/components/schemas/{name}"}
     detail = {
         "type": "object",
@@ -436,28 +435,75 @@ def _error_schema_ref(schema: dict[str, Any]) -> dict[str, Any]:
     return {"type": "object", "properties": {"error": detail}, "required": ["error"]}
 
 
+# The errors API.md lists, by the kind of operation that can answer them.
+_ROOM_ERRORS = {
+    "404": "No such room (`room_not_found`)",
+    "410": "The room expired (`room_expired`)",
+}
+_SEAT_ERRORS = {
+    "401": "Missing or unknown seat token (`unauthorized`)",
+    "403": "A token of another room (`forbidden`)",
+}
+_CONFLICT = {"409": "Stale `version`, not your turn or room full (`stale_version`, ...)"}
+_CREATE_ERRORS = {"403": "A fixed seed or deal without RUMMY_ALLOW_FIXED_DEALS (`forbidden`)"}
+
+
+def _require_discriminators(openapi: dict[str, Any]) -> None:
+    """A discriminated union's tag is required on the wire even when the model gives it a
+    default (`Draw.type = "draw"`): say so, or clients build moves the server refuses."""
+    components = openapi.get("components", {}).get("schemas", {})
+
+    def visit(node: Any) -> None:
+        if isinstance(node, dict):
+            tag = node.get("discriminator", {}).get("propertyName")
+            for ref in node.get("discriminator", {}).get("mapping", {}).values():
+                target = components.get(ref.rsplit("/", 1)[-1])
+                if target is not None and tag in target.get("properties", {}):
+                    required = target.setdefault("required", [])
+                    if tag not in required:
+                        required.insert(0, tag)
+            for value in node.values():
+                visit(value)
+        elif isinstance(node, list):
+            for value in node:
+                visit(value)
+
+    visit(openapi)
+
+
 def document_limits(openapi: dict[str, Any]) -> dict[str, Any]:
-    """Add the 413 and 429 answers the middleware can give to every operation it guards."""
+    """Add every error answer an operation can give to its OpenAPI responses: the 413 and
+    429 of this middleware, and the 401/403/404/409/410 of API.md's error table (kept when
+    a route documents them itself). Also marks discriminator tags required."""
+    _require_discriminators(openapi)
     ref = _error_schema_ref(openapi)
     for path, item in openapi.get("paths", {}).items():
+        concrete = path.replace("{", "x").replace("}", "x")
         for method, operation in item.items():
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
             responses = operation["responses"]
-            content = {"application/json": {"schema": ref}}
+            errors: dict[str, str] = {}
             if method in ("post", "put", "patch"):
-                responses.setdefault(
-                    "413", {"description": "Request body too large", "content": content}
-                )
-            if _ROOM_PATH.match(path.replace("{", "x").replace("}", "x")) or path in _CREATE_PATHS:
-                responses.setdefault(
-                    "429",
-                    {
-                        "description": "Too many requests from this client",
-                        "headers": {"Retry-After": {"schema": {"type": "integer"}}},
-                        "content": content,
-                    },
-                )
+                errors["413"] = "Request body too large (`payload_too_large`)"
+            if _ROOM_PATH.match(concrete):
+                errors |= _ROOM_ERRORS
+                if operation.get("security"):
+                    errors |= _SEAT_ERRORS
+                if method == "post":
+                    errors |= _CONFLICT
+            if path in _CREATE_PATHS and method == "post":
+                errors |= _CREATE_ERRORS
+            if _ROOM_PATH.match(concrete) or path in _CREATE_PATHS:
+                errors["429"] = "Too many requests from this client (`rate_limited`)"
+            for status, text in errors.items():
+                answer: dict[str, Any] = {
+                    "description": text,
+                    "content": {"application/json": {"schema": ref}},
+                }
+                if status == "429":
+                    answer["headers"] = {"Retry-After": {"schema": {"type": "integer"}}}
+                responses.setdefault(status, answer)
     return openapi
 
 

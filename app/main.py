@@ -31,7 +31,12 @@ from app.views import ErrorBody
 log = logging.getLogger("rummy")
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-_STATUS_CODES = {404: "not_found", 405: "method_not_allowed", 413: "payload_too_large"}
+_STATUS_CODES = {
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    422: "invalid_request",
+}
 _FALLBACK_PAGE = "<!doctype html><title>rummy</title><p>The web app is not installed here.</p>"
 
 
@@ -112,10 +117,15 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
-        code = _STATUS_CODES.get(exc.status_code, "http_error")
+        status = exc.status_code
+        if status == 400:
+            # FastAPI's 400 for a body it cannot parse at all (not UTF-8, say): the API
+            # answers every malformed request with 422 (schemathesis found the 400).
+            status = 422
+        code = _STATUS_CODES.get(status, "http_error")
         message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
         return JSONResponse(
-            status_code=exc.status_code,
+            status_code=status,
             content={"error": {"code": code, "message": message}},
             headers=getattr(exc, "headers", None),
         )

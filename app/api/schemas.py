@@ -13,7 +13,9 @@ Name = Annotated[str, Field(max_length=40)]
 
 class CreateRoomRequest(BaseModel):
     variant: str = Field("classic", max_length=32, examples=["classic", "basic", "rummy51"])
-    players: int | None = Field(None, ge=2, le=8, description="default: the variant's fewest")
+    players: int | None = Field(
+        None, ge=2, le=8, strict=True, description="default: the variant's fewest"
+    )
     mode: Literal["online", "local", "computer"] = "online"
     name: Name = "Player 1"
     bots: dict[str, Annotated[str, Field(max_length=32)]] = Field(
@@ -22,7 +24,11 @@ class CreateRoomRequest(BaseModel):
         description='seat number -> strategy or level, e.g. {"1": "greedy"}',
     )
     seed: int | None = Field(
-        None, ge=0, le=2**63, description="RUMMY_ALLOW_FIXED_DEALS only: deterministic shuffle"
+        None,
+        ge=0,
+        le=2**63,
+        strict=True,  # no true/false or "7" for a number (schemathesis)
+        description="RUMMY_ALLOW_FIXED_DEALS only: deterministic shuffle",
     )
     deal: rules.Deal | None = Field(
         None, description="RUMMY_ALLOW_FIXED_DEALS only: the first hand's cards"
@@ -35,9 +41,13 @@ class JoinRequest(BaseModel):
 
 class MoveRequest(BaseModel):
     move: rules.Move
-    version: int = Field(ge=0, le=2**31, description="the version of the view the move is for")
+    version: int = Field(
+        ge=0, le=2**31, strict=True, description="the version of the view the move is for"
+    )
 
 
 class VoteRequest(BaseModel):
     vote: rules.VoteKind
-    version: int | None = Field(None, ge=0, le=2**31, description="optional stale check")
+    version: int | None = Field(
+        None, ge=0, le=2**31, strict=True, description="optional stale check"
+    )

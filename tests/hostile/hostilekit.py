@@ -1,0 +1,80 @@
+"""Helpers of the hostile-input tests: rooms with every seat taken, websocket clients that
+keep every frame, and the card-leak detector of the hidden-information audit."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from collections.abc import Iterable
+from typing import Any
+
+import httpx
+
+CARD = re.compile(r"(?<![A-Za-z0-9])(?:[A2-9TJQK][CDHS]|JK)(?![A-Za-z0-9])")
+
+
+def bearer(token: str) -> dict[str, str]:
+    return {"Authorization": f"Bearer {token}"}
+
+
+def body(response: httpx.Response, status: int = 200) -> Any:
+    assert response.status_code == status, (response.status_code, response.text)
+    return response.json()
+
+
+def error_code(response: httpx.Response) -> str:
+    data = response.json()
+    assert set(data) >= {"error"} and set(data["error"]) == {"code", "message"}, data
+    return str(data["error"]["code"])
+
+
+async def full_room(
+    http: httpx.AsyncClient, variant: str = "classic", players: int = 2, **extra: Any
+) -> tuple[str, list[str]]:
+    """An online room with every seat taken; returns its id and the tokens by seat."""
+    created = body(
+        await http.post("/api/rooms", json={"variant": variant, "players": players, **extra}),
+        201,
+    )
+    tokens = [created["token"]]
+    for i in range(1, players):
+        joined = body(
+            await http.post(f"/api/rooms/{created['room']}/join", json={"name": f"P{i}"}), 201
+        )
+        assert joined["seat"] == i
+        tokens.append(joined["token"])
+    return created["room"], tokens
+
+
+def cards_in(text: str) -> Counter[str]:
+    """Every card code written anywhere in a JSON text (keys, values, messages)."""
+    return Counter(CARD.findall(text))
+
+
+def hidden_from(state: Any, seat: int) -> Counter[str]:
+    """Cards `seat` must not learn from the server: every other hand and the stock, minus
+    the copies it may know of (its own hand, the discard pile, the table)."""
+    secret: Counter[str] = Counter()
+    for other, hand in enumerate(state.hands):
+        if other != seat:
+            secret.update(hand)
+    secret.update(state.stock)
+    known: Counter[str] = Counter(state.hands[seat])
+    known.update(state.discard)
+    for meld in state.melds:
+        known.update(meld.cards)
+        known.update(meld.stands_for)
+    return Counter({c: n for c, n in secret.items() if c not in known})
+
+
+def leaks(text: str, state: Any, seat: int, sent: Iterable[str] = ()) -> set[str]:
+    """Cards named in `text` that `seat` cannot know of in `state`, leaving out the cards the
+    seat itself named in its request (an error may repeat them)."""
+    own = set(sent)
+    secret = hidden_from(state, seat)
+    return {c for c in cards_in(text) if c in secret and c not in own}
+
+
+def dumps(data: Any) -> str:
+    return json.dumps(data, sort_keys=True)
