@@ -19,6 +19,7 @@ import logging
 import random
 import secrets
 from collections.abc import Callable
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -35,6 +36,7 @@ from app.errors import (
     WaitingForPlayers,
 )
 from app.hub import Hub
+from app.snapshots import SnapshotCache
 from app.store import Commit, NewSeat, Snapshot, Store
 from app.views import PLAYING, LogHand, LogMove, LogVote, RoomView, build_view
 
@@ -70,6 +72,9 @@ class Game:
         self.clock = clock
         self._rng = random.Random(secrets.randbits(64))
         self._bot_tasks: set[asyncio.Task[None]] = set()
+        # Recent rooms' snapshots: the move path and the sockets' views read no database.
+        self.snapshots = SnapshotCache(store.load)
+        hub.watch(self.snapshots.on_event)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -77,9 +82,12 @@ class Game:
     def ttl(self) -> timedelta:
         return timedelta(days=self.settings.room_ttl_days)
 
-    async def snapshot(self, room_id: str) -> Snapshot:
-        """Raises RoomNotFound, RoomExpired."""
-        snap = await self.store.load(room_id)
+    async def snapshot(self, room_id: str, *, fresh: bool = False) -> Snapshot:
+        """The room, from the snapshot cache or (`fresh`) the database.
+
+        Raises RoomNotFound, RoomExpired."""
+        cache = self.snapshots
+        snap = await (cache.reload(room_id) if fresh else cache.get(room_id))
         if self.clock() - snap.active_at > self.ttl:
             raise RoomExpired(f"room {room_id} expired after {self.settings.room_ttl_days:g} days")
         return snap
@@ -181,6 +189,7 @@ class Game:
         )
         if seat is None:
             raise RoomFull("every seat of this room is taken")
+        self.snapshots.forget(room_id)  # its seats changed
         await self.hub.publish(room_id, {"kind": "state"})
         return seat, token
 
@@ -220,6 +229,9 @@ class Game:
         async with self.hub.lock(room_id):
             snap = await self.snapshot(room_id)
             if version is not None and version != snap.version:
+                # The client may have seen a newer version through another process.
+                snap = await self.snapshot(room_id, fresh=True)
+            if version is not None and version != snap.version:
                 raise await self._stale(room_id, seat, f"version {version} is stale")
             if snap.is_waiting:
                 raise WaitingForPlayers("wait until every seat is taken")
@@ -236,11 +248,17 @@ class Game:
 
     async def _commit(self, snap: Snapshot, entry: Commit) -> None:
         entry = _mark_hands(snap, entry)
+        now = self.clock()
         try:
-            await self.store.commit(snap, entry, self.clock())
+            version = await self.store.commit(snap, entry, now)
         except StaleVersion:
+            self.snapshots.forget(snap.id)
             raise await self._stale(snap.id, entry.seat, "another move was applied first") from None
-        await self.hub.publish(snap.id, {"kind": "state"})
+        hand_seq = snap.hand_seq + (1 if entry.new_hand_start is not None else 0)
+        self.snapshots.put(
+            replace(snap, version=version, state=entry.state, hand_seq=hand_seq, active_at=now)
+        )
+        await self.hub.publish(snap.id, {"kind": "state", "version": version})
 
     async def _play_bots(self, room_id: str) -> None:
         """Play every consecutive bot turn now, each as its own committed move."""

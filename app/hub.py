@@ -27,6 +27,8 @@ class Hub:
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._listeners: dict[str, set[Listener]] = defaultdict(set)
         self._connections: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
+        # Called with (room, event) for every event of every room, before its listeners.
+        self._watchers: list[Callable[[str, Event], None]] = []
 
     async def start(self) -> None:
         """Nothing to connect in-process."""
@@ -58,7 +60,13 @@ class Hub:
     async def publish(self, room: str, event: Event) -> None:
         self._deliver(room, event)
 
+    def watch(self, watcher: Callable[[str, Event], None]) -> None:
+        """Call `watcher(room, event)` for every event of every room (the snapshot cache)."""
+        self._watchers.append(watcher)
+
     def _deliver(self, room: str, event: Event) -> None:
+        for watcher in self._watchers:
+            watcher(room, event)
         for listener in list(self._listeners.get(room, ())):
             listener(event)
 

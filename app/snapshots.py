@@ -1,0 +1,104 @@
+"""The latest snapshot of recently used rooms, kept in the process.
+
+Without it a move read its room three times and every socket of the room read it again to
+send its view: reads, not the one write, were most of a move's cost. With it a move in
+steady state reads nothing: `Game` puts the snapshot it just committed, and every socket's
+view comes from here.
+
+Why a stale entry can never corrupt a room:
+- A move is applied to the cached state but only lands through the compare-and-swap on
+  `rooms.version`. If another process moved first, the CAS fails, the entry is dropped and
+  the client gets `stale_version` with the fresh view, as it would have anyway.
+- When a client's version differs from the cached one, `Game` reloads before refusing, so a
+  client that saw a newer version through another process is not turned away.
+- Every hub event that is not ours drops the entry (events from other processes come
+  through Redis). A load that started before such an event is not cached when it ends
+  (a generation count per room), so an old read cannot overwrite the news.
+Views built from a stale entry are at worst late: the event that makes them stale also
+queues a fresh view on every socket of the room.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from app.store import Snapshot
+
+Loader = Callable[[str], Awaitable[Snapshot]]
+
+
+class SnapshotCache:
+    def __init__(self, load: Loader, size: int = 20_000) -> None:
+        self._load = load
+        self._size = size
+        self._entries: OrderedDict[str, Snapshot] = OrderedDict()
+        self._generation: dict[str, int] = {}
+        self._loading: dict[str, asyncio.Future[Snapshot]] = {}
+
+    async def get(self, room: str) -> Snapshot:
+        """The room's snapshot: cached, or loaded once however many callers wait for it.
+
+        Raises what the loader raises (RoomNotFound).
+        """
+        snap = self._entries.get(room)
+        if snap is not None:
+            self._entries.move_to_end(room)
+            return snap
+        pending = self._loading.get(room)
+        if pending is not None:
+            return await asyncio.shield(pending)
+        generation = self._generation.get(room, 0)
+        future: asyncio.Future[Snapshot] = asyncio.get_running_loop().create_future()
+        self._loading[room] = future
+        try:
+            snap = await self._load(room)
+        except BaseException as exc:
+            future.set_exception(exc)
+            future.exception()  # retrieved: waiters re-raise it, nobody logs it as lost
+            raise
+        else:
+            future.set_result(snap)
+            if self._generation.get(room, 0) == generation:
+                self._store(snap)
+            return snap
+        finally:
+            del self._loading[room]
+
+    async def reload(self, room: str) -> Snapshot:
+        """Read the database now (a client claims a version we do not have)."""
+        self.forget(room)
+        return await self.get(room)
+
+    def put(self, snap: Snapshot) -> None:
+        """Record a snapshot this process just committed (never replaces a newer one)."""
+        cached = self._entries.get(snap.id)
+        if cached is None or cached.version <= snap.version:
+            self._generation[snap.id] = self._generation.get(snap.id, 0) + 1
+            self._store(snap)
+
+    def forget(self, room: str) -> None:
+        self._generation[room] = self._generation.get(room, 0) + 1
+        self._entries.pop(room, None)
+
+    def on_event(self, room: str, event: dict[str, Any]) -> None:
+        """A hub event: drop the entry unless it already holds the version announced."""
+        if event.get("kind") != "state":
+            return
+        cached = self._entries.get(room)
+        version = event.get("version")
+        if cached is not None and isinstance(version, int) and cached.version >= version:
+            return
+        self.forget(room)
+
+    def _store(self, snap: Snapshot) -> None:
+        self._entries[snap.id] = snap
+        self._entries.move_to_end(snap.id)
+        while len(self._entries) > self._size:
+            self._entries.popitem(last=False)
+        if len(self._generation) > 4 * self._size:
+            # Counters of rooms no longer cached only guard loads in flight.
+            keep = self._entries.keys() | self._loading.keys()
+            self._generation = {r: g for r, g in self._generation.items() if r in keep}
