@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from webtools import PHONE, screenshot
 from playwright.async_api import expect
@@ -88,6 +90,7 @@ async def test_classic_hand_online_from_invite(pages, http) -> None:
 
     # Anna draws the 8D, melds her last run and goes out by discarding.
     await anna.locator('[data-action="draw"][data-source="stock"]').click()
+    await expect(anna.locator("#hand .card")).to_have_count(5)
     await click_cards(anna, "2C", "3C", "4C", "5C")
     await anna.get_by_role("button", name="Uitleggen").click()
     await expect(anna.locator("#hand .card")).to_have_count(1)
@@ -133,6 +136,11 @@ async def test_reload_restores_seat_and_presence(pages, http) -> None:
 
     dot = anna.locator('.opponent[data-seat="1"] .dot')
     await expect(dot).to_have_attribute("data-presence", "on")
+    await anna.get_by_role("button", name="English").click()
+    await expect(anna.locator("#turn-line")).to_have_text("Your turn: draw a card.")
+    await expect(anna.locator('#hand .card').first).to_have_attribute("aria-label", re.compile(r"^\w+ of \w+$"))
+    await anna.get_by_role("button", name="Nederlands").click()
+    await expect(anna.locator("#turn-line")).to_have_text("Jij bent aan de beurt: trek een kaart.")
 
     await bob.reload()
     await expect(bob.locator(".me .seatno")).to_have_text("plaats 2")

@@ -78,6 +78,11 @@ function voteBlock(view, kind, label, store, primary = true) {
   );
 }
 
+/** "Nieuwe ronde" during a hand: a vote that restarts the match once everyone agrees. */
+export function renderNewMatch(store, view) {
+  return h("section", { class: "new-match" }, voteBlock(view, "new_match", t("newMatch"), store, false));
+}
+
 export function renderHandEnd(store) {
   const view = store.view;
   const r = view.hand_result;

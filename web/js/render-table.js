@@ -5,7 +5,7 @@ import { fitsMeld, openingTotal, penaltyTotal, swapTarget } from "./helpers.js";
 import { t } from "./i18n.js";
 import { describeMove, seatName } from "./names.js";
 import { inviteUrl, seatUrl } from "./saved.js";
-import { renderScores } from "./render-end.js";
+import { renderNewMatch, renderScores } from "./render-end.js";
 
 const PLAYING = ["draw", "play"];
 
@@ -20,8 +20,9 @@ function dot(seat) {
   });
 }
 
-function opponent(view, seat) {
-  const info = view.seats?.[seat] || {};
+function opponent(view, seat, local) {
+  const info = { ...(view.seats?.[seat] || {}) };
+  if (local) info.connected = true; // one device holds every seat
   const count = view.hand_counts?.[seat] ?? 0;
   const backs = [];
   for (let i = 0; i < Math.min(count, 14); i += 1) backs.push(renderBack({ small: true }));
@@ -262,7 +263,7 @@ export function renderTable(store) {
   const me = view.seats?.[view.seat] || {};
   return h("div", { class: ["table", `phase-${view.phase}`, myTurn && "my-turn"], id: "table", data: { phase: view.phase, seat: String(view.seat) } },
     needInvite ? renderInvite(view, session) : null,
-    h("div", { class: "opponents" }, others.map((s) => opponent(view, s))),
+    h("div", { class: "opponents" }, others.map((s) => opponent(view, s, session.mode === "local"))),
     h("div", { class: "center" }, pile(view, myTurn), status(view, myTurn)),
     melds(view, ctx),
     meters(store, view, myTurn),
@@ -275,5 +276,6 @@ export function renderTable(store) {
     ),
     hand(store, view),
     renderScores(store, view),
+    PLAYING.includes(view.phase) ? renderNewMatch(store, view) : null,
   );
 }

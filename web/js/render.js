@@ -119,6 +119,8 @@ export function render(store) {
     toast.replaceChildren();
   }
   $("app").replaceChildren(page(store));
+  const news = store.page === "table" ? document.getElementById("last-move")?.textContent || "" : "";
+  if (news && $("announce").textContent !== news) $("announce").textContent = news;
   $("overlay").replaceChildren(...(store.replay ? [replayPanel(store)] : []));
   restoreFocus(focus);
 }

@@ -73,9 +73,14 @@ export class Store extends EventTarget {
     if (fresh) this.order = [];
     this.order = reconcile(this.order, hand);
     if (fresh) this.order.sort((a, b) => compareBySuit(a.code, b.code));
-    if (changed || view.phase !== "play") {
+    // Keep what is still in the hand selected: a draw arriving after a quick tap loses nothing.
+    const ids = new Set(this.order.map((slot) => slot.id));
+    if (fresh || !["draw", "play"].includes(view.phase)) {
       this.selected = new Set();
       this.staged = [];
+    } else {
+      this.selected = new Set([...this.selected].filter((id) => ids.has(id)));
+      this.staged = this.staged.filter((group) => group.every((id) => ids.has(id)));
     }
     if (changed || view.version !== this.view?.version) this.hint = null;
     this.view = view;
