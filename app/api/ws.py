@@ -89,7 +89,7 @@ async def _handle(
 ) -> None:
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested too deep
         raise InvalidRequest("a frame must be a JSON object") from None
     kind = data.get("type") if isinstance(data, dict) else None
     if kind == "ping":

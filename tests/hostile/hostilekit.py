@@ -3,13 +3,17 @@ keep every frame, and the card-leak detector of the hidden-information audit."""
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import re
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 import httpx
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:[A2-9TJQK][CDHS]|JK)(?![A-Za-z0-9])")
 
@@ -78,3 +82,49 @@ def leaks(text: str, state: Any, seat: int, sent: Iterable[str] = ()) -> set[str
 
 def dumps(data: Any) -> str:
     return json.dumps(data, sort_keys=True)
+
+
+class Seat:
+    """A websocket client of one seat that keeps every frame and how the socket closed."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.frames: list[dict[str, Any]] = []
+
+    async def recv(self, timeout: float = 30) -> dict[str, Any]:
+        async with asyncio.timeout(timeout):  # a hang fails the test instead of stalling it
+            raw = await self.ws.recv()
+        frame: dict[str, Any] = json.loads(raw)
+        self.frames.append(frame)
+        return frame
+
+    async def until(self, predicate: Any) -> dict[str, Any]:
+        while True:
+            frame = await self.recv()
+            if predicate(frame):
+                return frame
+
+    async def state(self, version: int | None = None) -> dict[str, Any]:
+        frame = await self.until(
+            lambda f: f["type"] == "state" and (version is None or f["state"]["version"] >= version)
+        )
+        return dict(frame["state"])
+
+    async def send(self, frame: Any) -> None:
+        await self.ws.send(frame if isinstance(frame, (str, bytes)) else json.dumps(frame))
+
+    async def closed(self) -> int | None:
+        """Wait for the server to close the socket; its close code (None: no close frame)."""
+        try:
+            async with asyncio.timeout(30):
+                while True:
+                    self.frames.append(json.loads(await self.ws.recv()))
+        except ConnectionClosed as exc:
+            return exc.rcvd.code if exc.rcvd is not None else None
+
+
+@contextlib.asynccontextmanager
+async def seat_socket(base: str, room: str, token: str, **options: Any) -> AsyncIterator[Seat]:
+    url = "ws" + base[len("http") :] + f"/api/rooms/{room}/ws?token={token}"
+    async with connect(url, max_size=None, **options) as ws:
+        yield Seat(ws)
