@@ -22,7 +22,7 @@ function sheetRows(store, view) {
   return rows;
 }
 
-export function renderScores(store, view) {
+export function renderScores(store, view, extra = null) {
   const n = view.scores.length;
   const rows = sheetRows(store, view);
   const head = h("tr", {}, h("th", { scope: "col", text: t("sheetHand") }),
@@ -35,6 +35,7 @@ export function renderScores(store, view) {
   return h("section", { class: "scores", id: "scores" },
     h("h2", { text: `${t("sheet")} · ${t("handNo", { n: view.hand_number })}` }),
     h("table", { class: "sheet" }, h("thead", {}, head), h("tbody", {}, body, total)),
+    extra,
   );
 }
 

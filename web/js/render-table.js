@@ -112,12 +112,15 @@ function meldView(view, meld, ctx) {
   const swappable = selection.length === 1 && swapTarget(selection[0], meld, ctx.rules);
   const cards = meld.cards.map((c, i) => {
     const stands = meld.stands_for?.[i];
-    const el = renderCard(c, { classes: ["small"] });
     if (isJoker(c) && stands && !isJoker(stands)) {
+      // A joker on the table wears the card it stands for, in joker colours.
+      const el = renderCard(stands, { classes: ["small", "joker-as"] });
       el.setAttribute("aria-label", `${cardName(c)}, ${t("standsFor", { card: cardName(stands) })}`);
-      el.append(h("span", { class: "stands", text: cardsShort([stands]) }));
+      el.title = t("standsFor", { card: cardsShort([stands]) });
+      el.append(h("span", { class: "joker-badge", "aria-hidden": "true", text: "★" }));
+      return el;
     }
-    return el;
+    return renderCard(c, { classes: ["small"] });
   });
   const label = t("meldLabel", { kind: meld.kind === "set" ? t("meldSet") : t("meldRun"), cards: meld.cards.map(cardName).join(", ") });
   const end = (side) => h("button", {
@@ -177,7 +180,7 @@ function meters(store, view, myTurn) {
   return h("div", { class: "meters" }, items);
 }
 
-function actions(store, view, myTurn) {
+function actions(store, view, myTurn, anyFits) {
   const play = myTurn && view.phase === "play";
   const n = store.selected.size;
   const btn = (action, label, { enabled = true, cls = "" } = {}) =>
@@ -197,7 +200,7 @@ function actions(store, view, myTurn) {
       btn("discard", t("discard"), { enabled: play && n === 1, cls: "primary" }),
       btn("hint", t("hint"), { enabled: myTurn && PLAYING.includes(view.phase) }),
     ),
-    play && n > 0 && view.melds.length ? h("p", { class: "help", text: t("layoffHelp") }) : null,
+    play && n > 0 && anyFits ? h("p", { class: "help", text: t("layoffHelp") }) : null,
     staged,
     h("div", { class: "row tools" },
       h("span", { class: "tools-label", text: t("sort") }),
@@ -259,6 +262,8 @@ export function renderTable(store) {
   const others = [];
   for (let i = 1; i < view.hand_counts.length; i += 1) others.push((view.seat + i) % view.hand_counts.length);
   const ctx = { selection: store.selectedCodes(), canPlay: myTurn && view.phase === "play", lastIds: lastMeldIds(view), rules: store.rules(view.variant) };
+  const anyFits = ctx.selection.length > 0
+    && view.melds.some((m) => ctx.selection.every((c) => fitsMeld(c, m, ctx.rules)));
   const needInvite = session.mode === "online" && (view.phase === "waiting" || (view.seats || []).some((s) => !s.name && !s.bot));
   const me = view.seats?.[view.seat] || {};
   return h("div", { class: ["table", `phase-${view.phase}`, myTurn && "my-turn"], id: "table", data: { phase: view.phase, seat: String(view.seat) } },
@@ -267,7 +272,7 @@ export function renderTable(store) {
     h("div", { class: "center" }, pile(view, myTurn), status(view, myTurn)),
     melds(view, ctx),
     meters(store, view, myTurn),
-    PLAYING.includes(view.phase) ? actions(store, view, myTurn) : null,
+    PLAYING.includes(view.phase) ? actions(store, view, myTurn, anyFits) : null,
     h("div", { class: ["me", myTurn && "turn"], data: { seat: String(view.seat) } },
       dot({ ...me, connected: store.connection === "open" }),
       h("span", { class: "name", text: `${seatName(view, view.seat)} (${t("you")})` }),
@@ -275,7 +280,6 @@ export function renderTable(store) {
       h("span", { class: "count", text: t("cardsCount", { n: (view.hand || []).length }) }),
     ),
     hand(store, view),
-    renderScores(store, view),
-    PLAYING.includes(view.phase) ? renderNewMatch(store, view) : null,
+    renderScores(store, view, PLAYING.includes(view.phase) ? renderNewMatch(store, view) : null),
   );
 }
