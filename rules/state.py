@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_validator
 
 from rules.moves import CardCode, Frozen
 from rules.view import LastMove, PhaseName, Votes
@@ -82,3 +82,13 @@ class GameState(Frozen):
     match_winner: tuple[int, ...] | None = None
     votes: Votes = Field(default_factory=Votes)
     last_move: LastMove | None = None
+
+    @model_validator(mode="after")
+    def _per_seat_tuples_fit(self) -> GameState:
+        n = self.players
+        for name in ("hands", "scores", "opened", "has_played"):
+            if len(getattr(self, name)) != n:
+                raise ValueError(f"{name} must have one entry per seat ({n})")
+        if not (0 <= self.turn < n and 0 <= self.dealer < n):
+            raise ValueError("turn and dealer must be seats of the game")
+        return self

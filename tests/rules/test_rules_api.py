@@ -228,3 +228,37 @@ def test_determinize_checks_card_conservation() -> None:
         with pytest.raises(rules.IllegalMove) as info:
             rules.determinize(view, *args, seed=b"x")  # type: ignore[arg-type]
         assert info.value.code == "invalid_deal"
+
+
+def test_legal_moves_lists_lay_offs_at_both_ends_and_joker_swaps() -> None:
+    open_a = (["QS", "QD", "QH"], ["7S", "8S", "9S"])
+    hand_a = [*open_a[0], *open_a[1], "6S", "TS", "TC", "JK", "4D"]
+    hand_b = ["9C", "JK", "JC", "QC", "KC", "AC", "5H", "6H"]
+    s = game("rummy51", [hand_a, hand_b], ["2C"], ["KD", "5S", "3D"])
+    s = play(s, 0, draw(), meld(*open_a), discard("KD"))
+    s = play(s, 1, draw(), meld(["9C", "JK", "JC", "QC", "KC", "AC"]), discard("5S"))
+    s = play(s, 0, draw())
+    dumps = [rules.move_to_json(m) for m in rules.legal_moves(rules.seat_view(s, 0))]
+    lay = [(d["meld"], tuple(d["cards"]), d.get("end")) for d in dumps if d["type"] == "layoff"]
+    assert ("m2", ("6S",), None) in lay and ("m2", ("TS",), None) in lay
+    assert ("m2", ("JK",), "low") in lay and ("m2", ("JK",), "high") in lay
+    assert ("m2", ("6S", "7S"), None) not in lay  # 7S is not in the hand
+    assert ("m2", ("TS", "JK"), "high") in lay  # a longer run of cards at one end
+    assert ("m1", ("JK",), None) in lay  # a joker closes the set of queens
+    assert {"type": "swap", "meld": "m3", "card": "TC"} in dumps
+    for d in dumps:
+        rules.apply(s, 0, rules.parse_move(d))
+
+
+def test_error_messages_name_cards_in_plain_words_but_never_the_stock() -> None:
+    s = game("classic", [["7H", "8H", "KS"], ["2C", "3C", "QD"]], ["5D"], ["6S"])
+    for move in (discard("KS"), meld(["7H", "8H", "KS"]), draw("discard")):
+        try:
+            rules.apply(play(s, 0, draw()) if move.type != "draw" else s, 1, move)
+        except rules.IllegalMove as exc:
+            assert "6S" not in exc.message and "six of spades" not in exc.message
+    s = play(s, 0, draw())
+    with pytest.raises(rules.IllegalMove) as info:
+        rules.apply(s, 0, meld(["7H", "8H", "KS"]))
+    assert "the king of spades (KS)" in info.value.message
+    assert "6S" not in info.value.message

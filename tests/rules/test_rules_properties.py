@@ -28,6 +28,7 @@ from rules.variants import get_variant
 CASES = [("classic", 2), ("basic", 2), ("basic", 3), ("basic", 4),
          ("rummy51", 2), ("rummy51", 3), ("rummy51", 4)]  # fmt: skip
 CODE = re.compile(r'"([A2-9TJQK][CDHS]|JK)"')
+NAMED = re.compile(r"\(([A2-9TJQK][CDHS]|JK)\)")
 
 
 def _cards(state: rules.GameState) -> Counter[str]:
@@ -141,10 +142,13 @@ def _play_hand(variant: str, players: int, seed: int) -> None:
         for move in rng.sample(legal, min(4, len(legal))):
             rules.apply(state, seat, move)  # must not raise
         listed = {_key(m) for m in legal}
+        public = set(view.hand) | {c for m in view.melds for c in m.cards} | {view.discard_top}
         for move in _random_other_moves(rng, view, codes):
             if _key(move) not in listed:
-                with pytest.raises(rules.IllegalMove):
+                with pytest.raises(rules.IllegalMove) as info:
                     rules.apply(state, seat, move)
+                named = set(NAMED.findall(info.value.message))
+                assert named <= public | set(CODE.findall(json.dumps(rules.move_to_json(move))))
         move = rng.choice(legal)
         new = rules.apply(state, seat, move)
         assert state.model_dump() == dump  # apply never mutates its input
