@@ -55,11 +55,13 @@ class Pages:
         self.contexts.append(ctx)
         return ctx
 
-    async def page(self, ctx: Any | None = None, path: str = "/", **kw: Any) -> Any:
+    async def page(self, ctx: Any | None = None, path: str | None = "/", **kw: Any) -> Any:
+        """A new page that records uncaught errors; opens `path` unless it is None."""
         ctx = ctx or await self.context(**kw)
         page = await ctx.new_page()
         page.on("pageerror", lambda exc: self.errors.append(f"{page.url}: {exc}"))
-        await page.goto(path)
+        if path is not None:
+            await page.goto(path)
         return page
 
     async def close(self) -> None:

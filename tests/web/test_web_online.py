@@ -161,3 +161,41 @@ async def test_reload_restores_seat_and_presence(pages, http) -> None:
     twin = await pages.page(bob_ctx, path=seat_url)
     await expect(twin.locator("#two-tabs")).to_be_visible()
     await expect(bob.locator("#two-tabs")).to_be_visible()
+
+
+async def test_reconnecting_banner_resyncs_with_a_full_view(pages, http) -> None:
+    created = (await http.post("/api/rooms", json={"variant": "classic", "name": "Anna"})).json()
+    joined = (await http.post(f"/api/rooms/{created['room']}/join", json={"name": "Bob"})).json()
+    blocked = False
+
+    async def route(ws) -> None:
+        if blocked:
+            await ws.close()
+        else:
+            ws.connect_to_server()
+            sockets.append(ws)
+
+    sockets: list = []
+    page = await pages.page(path=None)
+    await page.route_web_socket(re.compile(r".*/ws\?token=.*"), route)
+    await page.goto(f"/r/{created['room']}#seat={joined['token']}")
+    await expect(page.locator("#turn-line")).to_have_text("Anna is aan de beurt.")
+    await expect(page.locator(".me .dot")).to_have_attribute("data-presence", "on")
+
+    blocked = True
+    await sockets[-1].close()
+    await expect(page.locator("#reconnecting")).to_be_visible()
+    await expect(page.locator(".me .dot")).to_have_attribute("data-presence", "off")
+
+    # Anna moves while Bob's page is cut off; the reconnect brings the full view.
+    state = (await http.get(f"/api/rooms/{created['room']}/state", headers={"Authorization": f"Bearer {created['token']}"})).json()
+    r = await http.post(
+        f"/api/rooms/{created['room']}/moves",
+        json={"move": {"type": "draw", "source": "stock"}, "version": state["version"]},
+        headers={"Authorization": f"Bearer {created['token']}"},
+    )
+    assert r.status_code == 200, r.text
+    blocked = False
+    await expect(page.locator("#reconnecting")).to_be_hidden()
+    await expect(page.locator("#last-move")).to_have_text("Anna trok van de trekstapel.")
+    await expect(page.locator(".opponent .count")).to_have_text("11 kaarten")
