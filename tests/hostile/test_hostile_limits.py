@@ -1,0 +1,249 @@
+"""The limits, on real servers started with small ones: body and frame caps, 429 on room
+creation, joins, moves and failed credential checks, idle sockets closed with 4408, and the
+same limits set through RUMMY_* variables of `rummy serve`."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from hostilekit import bearer, body, error_code, full_room, seat_socket
+from rummytest import LiveServer
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidStatus
+
+DRAW = {"type": "draw", "source": "stock"}
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _limited(retry: httpx.Response) -> None:
+    assert retry.status_code == 429 and error_code(retry) == "rate_limited", retry.text
+    assert int(retry.headers["retry-after"]) >= 1
+
+
+@pytest.fixture
+def limited(make_server: Callable[..., LiveServer]) -> Callable[..., LiveServer]:
+    def make(**settings: Any) -> LiveServer:
+        return make_server(rate_limit_enabled=True, **settings)
+
+    return make
+
+
+@pytest.fixture
+async def client() -> AsyncIterator[Callable[[str], httpx.AsyncClient]]:
+    opened: list[httpx.AsyncClient] = []
+
+    def make(base: str) -> httpx.AsyncClient:
+        opened.append(httpx.AsyncClient(base_url=base, timeout=60))
+        return opened[-1]
+
+    yield make
+    for http in opened:
+        await http.aclose()
+
+
+async def test_a_body_over_the_cap_gets_413(limited: Any, client: Any) -> None:
+    live = limited(max_body_bytes=2000)
+    http = client(live)
+    big = {"variant": "classic", "name": "x" * 30, "bots": {}, "pad": "y" * 3000}
+    r = await http.post("/api/rooms", json=big)
+    assert r.status_code == 413 and error_code(r) == "payload_too_large"
+
+    async def chunks() -> AsyncIterator[bytes]:  # no Content-Length: counted as it streams
+        yield b'{"variant": "classic", "pad": "'
+        for _ in range(10):
+            yield b"z" * 500
+        yield b'"}'
+
+    r = await http.post(
+        "/api/rooms", content=chunks(), headers={"content-type": "application/json"}
+    )
+    assert r.status_code == 413 and error_code(r) == "payload_too_large"
+    room, tokens = await full_room(http)
+    r = await http.post(
+        f"/api/rooms/{room}/moves",
+        json={"move": DRAW, "version": 0, "pad": "p" * 5000},
+        headers=bearer(tokens[0]),
+    )
+    assert r.status_code == 413
+    assert (await http.get(f"/api/rooms/{room}/state", headers=bearer(tokens[0]))).json()[
+        "version"
+    ] == 0
+    # Under the cap, all is well.
+    assert (await http.post("/api/rooms", json={"variant": "classic"})).status_code == 201
+
+
+async def test_room_creation_is_rate_limited(limited: Any, client: Any) -> None:
+    live = limited(rate_create="3/hour")
+    http = client(live)
+    for _ in range(3):
+        assert (await http.post("/api/rooms", json={})).status_code == 201
+    _limited(await http.post("/api/rooms", json={}))
+    # Other routes are not affected.
+    assert (await http.get("/api/variants")).status_code == 200
+
+
+async def test_joins_are_rate_limited(limited: Any, client: Any) -> None:
+    live = limited(rate_join="2/hour")
+    http = client(live)
+    room = body(await http.post("/api/rooms", json={"variant": "basic", "players": 4}), 201)["room"]
+    for seat in (1, 2):
+        assert body(await http.post(f"/api/rooms/{room}/join", json={}), 201)["seat"] == seat
+    _limited(await http.post(f"/api/rooms/{room}/join", json={}))
+    summary = body(await http.get(f"/api/rooms/{room}"))
+    assert [s["taken"] for s in summary["seats"]] == [True, True, True, False]
+
+
+async def test_moves_are_rate_limited_over_rest_and_websocket(limited: Any, client: Any) -> None:
+    live = limited(rate_move="2/hour")
+    http = client(live)
+    room, tokens = await full_room(http, "classic", 2, seed=9001)
+    # Two moves pass (even a refused one spends a token), the third is refused unseen.
+    r = await http.post(
+        f"/api/rooms/{room}/moves", json={"move": DRAW, "version": 5}, headers=bearer(tokens[0])
+    )
+    assert r.status_code == 409
+    r = await http.post(
+        f"/api/rooms/{room}/moves", json={"move": DRAW, "version": 0}, headers=bearer(tokens[0])
+    )
+    hand = body(r)["hand"]
+    card = hand[0]
+    move = {"move": {"type": "discard", "card": card}, "version": 1}
+    _limited(await http.post(f"/api/rooms/{room}/moves", json=move, headers=bearer(tokens[0])))
+    async with seat_socket(live, room, tokens[0]) as seat:
+        assert (await seat.state())["version"] == 1
+        await seat.send({"type": "move", **move})
+        error = await seat.until(lambda f: f["type"] == "error")
+        assert error["error"]["code"] == "rate_limited"
+        # Pings are not moves: the socket still answers.
+        await seat.send({"type": "ping"})
+        await seat.until(lambda f: f["type"] == "pong")
+    state = body(await http.get(f"/api/rooms/{room}/state", headers=bearer(tokens[0])))
+    assert state["version"] == 1 and state["hand"] == hand
+
+
+async def test_failed_token_checks_are_rate_limited(limited: Any, client: Any) -> None:
+    live = limited(rate_auth_fail="3/hour")
+    http = client(live)
+    room, tokens = await full_room(http, "classic", 2, seed=9002)
+    guesses = [
+        http.get(f"/api/rooms/{room}/state", headers=bearer("guess-1")),
+        http.get(f"/api/rooms/{room}/log", headers=bearer("guess-2")),
+        http.get("/api/rooms/NoSuchRoom1/state", headers=bearer(tokens[0])),
+    ]
+    for guess in guesses:
+        assert (await guess).status_code in (401, 404)
+    # Now even the right token is refused from this address for a while, over REST ...
+    _limited(await http.get(f"/api/rooms/{room}/state", headers=bearer(tokens[0])))
+    _limited(await http.get(f"/api/rooms/{room}"))
+    # ... and over the websocket, refused before it opens.
+    with pytest.raises(InvalidStatus) as refused:
+        async with connect(live.ws_url + f"/api/rooms/{room}/ws?token={tokens[0]}"):
+            pass
+    assert refused.value.response.status_code == 429
+    # Routes outside a room still work.
+    assert (await http.get("/api/variants")).status_code == 200
+
+
+async def test_failed_websocket_tokens_count_too(limited: Any, client: Any) -> None:
+    live = limited(rate_auth_fail="2/hour")
+    http = client(live)
+    room, tokens = await full_room(http, "classic", 2, seed=9003)
+    for guess in ("guess-1", "guess-2"):
+        async with seat_socket(live, room, guess) as seat:
+            assert await seat.closed() == 4401
+    _limited(await http.get(f"/api/rooms/{room}/state", headers=bearer(tokens[0])))
+
+
+async def test_an_idle_socket_is_closed_with_4408(limited: Any, client: Any) -> None:
+    live = limited(ws_idle_seconds=0.5)
+    http = client(live)
+    room, tokens = await full_room(http, "classic", 2, seed=9004)
+    async with seat_socket(live, room, tokens[1]) as seat:
+        await seat.state()
+        assert await seat.closed() == 4408
+    # The seat is shown as gone once its socket was closed.
+    for _ in range(100):
+        summary = body(await http.get(f"/api/rooms/{room}"))
+        if not summary["seats"][1]["connected"]:
+            break
+        await asyncio.sleep(0.05)
+    assert not summary["seats"][1]["connected"]
+
+
+async def test_a_frame_over_a_configured_cap_closes_with_1009(limited: Any, client: Any) -> None:
+    live = limited(ws_max_frame_bytes=300)
+    http = client(live)
+    room, tokens = await full_room(http, "classic", 2, seed=9005)
+    async with seat_socket(live, room, tokens[0]) as seat:
+        await seat.state()
+        await seat.send({"type": "ping", "pad": "x" * 200})
+        await seat.until(lambda f: f["type"] == "pong")
+        await seat.send({"type": "ping", "pad": "x" * 400})
+        assert await seat.closed() == 1009
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[str]:
+    """`rummy serve` in a subprocess, configured only through RUMMY_* variables."""
+    port = _free_port()
+    env = {
+        **os.environ,
+        "RUMMY_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/serve.db",
+        "RUMMY_RATE_CREATE": "2/hour",
+        "RUMMY_MAX_BODY_BYTES": "1500",
+        "RUMMY_WS_MAX_FRAME_BYTES": "500",
+    }
+    rummy = Path(sys.executable).parent / "rummy"
+    log = tmp_path / "serve.log"
+    with log.open("wb") as out:
+        proc = subprocess.Popen(
+            [str(rummy), "serve", "--port", str(port)],
+            cwd=tmp_path,
+            env=env,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+        )
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                if httpx.get(base + "/healthz").status_code == 200:
+                    break
+            except httpx.TransportError:
+                pass
+            assert proc.poll() is None, log.read_text()
+            assert time.monotonic() < deadline, "rummy serve did not start"
+            time.sleep(0.1)
+        yield base
+    finally:
+        proc.terminate()
+        proc.wait(timeout=30)
+
+
+async def test_rummy_serve_takes_its_limits_from_the_environment(served: str) -> None:
+    async with httpx.AsyncClient(base_url=served, timeout=60) as http:
+        r = await http.post("/api/rooms", json={"variant": "classic", "pad": "x" * 2000})
+        assert r.status_code == 413
+        room, tokens = await full_room(http)  # creation 1 of 2 (the 413 spent one)
+        _limited(await http.post("/api/rooms", json={}))
+        async with seat_socket(served, room, tokens[0]) as seat:
+            await seat.state()
+            await seat.send({"type": "ping", "pad": "x" * 600})
+            assert await seat.closed() == 1009
