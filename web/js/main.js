@@ -6,6 +6,7 @@ import { errorText, lang, setLang, t } from "./i18n.js";
 import { render } from "./render.js";
 import { normalizeVariants } from "./render-lobby.js";
 import { buildReplay } from "./replay.js";
+import { sheetFromLog } from "./scoresheet.js";
 import { loadSheet, saveGame, saveSheet, savedGame } from "./saved.js";
 import { store } from "./store.js";
 
@@ -68,7 +69,24 @@ function applyView(view) {
     mode: s.mode, tokens: s.tokens, variant: view.variant, hand: view.hand_number,
     names: (view.seats || []).map((x) => x.name),
   });
+  const ended = view.hand_result && (!prev || prev.phase !== view.phase || prev.hand_number !== view.hand_number);
   store.setView(view);
+  if (ended || !prev) refreshSheet();
+}
+
+/** Rebuild the score sheet from the log; keep this browser's own record if that fails. */
+async function refreshSheet() {
+  const s = store.session;
+  if (!s?.token || !store.view) return;
+  try {
+    const sheet = sheetFromLog(await api.getLog(s.room, s.token), store.view);
+    if (sheet && JSON.stringify(sheet) !== JSON.stringify(store.sheet)) {
+      saveSheet(s.room, sheet);
+      store.update({ sheet });
+    }
+  } catch {
+    /* the local sheet stays */
+  }
 }
 
 function announceTab() {
