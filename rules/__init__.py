@@ -20,6 +20,7 @@ The fast engine behind all of this (mutable `Game`, tuple moves) is documented i
 `rules.fast`; bots use it for playouts.
 """
 
+from rules.cards import Card
 from rules.determinize import determinize
 from rules.engine import apply, hand_start, new_game, replay, vote
 from rules.errors import (
@@ -55,6 +56,7 @@ from rules.views import seat_view
 __all__ = [
     "VARIANTS",
     "AlreadyDrawn",
+    "Card",
     "CannotDiscardDrawnCard",
     "CardNotInHand",
     "Deal",

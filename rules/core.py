@@ -99,6 +99,12 @@ class Game(HandMixin):
         g.has_played = list(self.has_played)
         return g
 
+    def legal_moves(self) -> list[FastMove]:
+        """Every legal engine move of the seat to act (`rules.legal.generate`)."""
+        from rules.legal import generate  # legal builds on this module
+
+        return generate(self, self.turn)
+
     # ---- the reducer -------------------------------------------------------------------
 
     def apply(self, seat: int, move: FastMove) -> None:

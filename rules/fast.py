@@ -11,7 +11,7 @@ Typical bot loop::
     for _ in range(playouts):
         g = base.copy()
         while not fast.is_over(g):
-            moves = fast.generate(g, g.turn)       # list of engine moves
+            moves = g.legal_moves()                # = fast.generate(g, g.turn)
             g.apply(g.turn, rng.choice(moves))     # in place; raises IllegalMove if illegal
         score(g.result)                            # Result(reason, winner, points, hands, rummy)
 
