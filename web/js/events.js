@@ -66,6 +66,7 @@ export function bindEvents(store, game) {
       if (cards.length === 1) game.move({ type: "swap", meld: el.dataset.meld, card: cards[0] });
     },
     hint: () => store.update({ hint: suggest(store.view, store.rules()) }),
+    "take-hint": () => store.selectCodes(store.hint?.cards || []),
     "sort-suit": () => store.sortBy("suit"),
     "sort-rank": () => store.sortBy("rank"),
     "move-left": () => store.shiftSelected(-1),

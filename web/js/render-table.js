@@ -175,7 +175,8 @@ function meters(store, view, myTurn) {
   }
   if (store.hint) {
     items.push(h("div", { class: "hint", id: "hint", role: "status" },
-      h("strong", { text: t("hintPrefix") }), " ", t(store.hint.key, store.hint.params)));
+      h("strong", { text: t("hintPrefix") }), " ", t(store.hint.key, store.hint.params),
+      store.hint.cards.length ? h("button", { type: "button", class: "btn small", data: { action: "take-hint" }, text: t("hintSelect") }) : null));
   }
   return h("div", { class: "meters" }, items);
 }

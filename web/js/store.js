@@ -110,7 +110,22 @@ export class Store extends EventTarget {
   toggle(id) {
     if (this.selected.has(id)) this.selected.delete(id);
     else this.selected.add(id);
-    this.hint = null;
+    this.emit();
+  }
+
+  /** Select exactly the cards of `codes` (one slot per code, in hand order). */
+  selectCodes(codes) {
+    const want = [...codes];
+    const ids = [];
+    for (const slot of this.order) {
+      const i = want.indexOf(slot.code);
+      if (i >= 0) {
+        ids.push(slot.id);
+        want.splice(i, 1);
+      }
+    }
+    this.selected = new Set(ids);
+    this.staged = [];
     this.emit();
   }
 

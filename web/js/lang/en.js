@@ -101,6 +101,7 @@ export default {
   hintMeld: "meld {cards}.",
   hintLayoff: "lay off {card} on {meld}.",
   hintDiscard: "discard {card}.",
+  hintSelect: "Select",
   hintWait: "wait for your turn.",
   lastDrawStock: "{name} drew from the stock.",
   lastDrawDiscard: "{name} took {card} from the discard pile.",

@@ -106,6 +106,7 @@ export default {
   hintMeld: "leg {cards} uit.",
   hintLayoff: "leg {card} aan bij {meld}.",
   hintDiscard: "leg {card} af.",
+  hintSelect: "Selecteer",
   hintWait: "wacht op je beurt.",
   // last move
   lastDrawStock: "{name} trok van de trekstapel.",
