@@ -87,14 +87,20 @@ def single_melds(hand: Sequence[int], r: FastRules) -> list[Cand]:
         rmask[x] |= 1 << s
     out: list[Cand] = []
     need = 3 - jk
+    name = r.name
     for x in range(13):
         m = rmask[x]
         if m and m.bit_count() >= need:
-            out.extend(_sets(r, x, m, jk))
+            found = _SETS.get((name, x, m, jk))
+            out.extend(found if found is not None else _sets(r, x, m, jk))
     for s in range(4):
         m = smask[s]
-        if m.bit_count() >= 2:
-            out.extend(_runs(r, s, m, jk))
+        # Without jokers a run needs three ranks in a row; with jokers two naturals.
+        if (m & (m >> 1) & (m >> 2)) if not jk else m.bit_count() >= 2:
+            found = _RUNS.get((name, s, m, jk))
+            out.extend(found if found is not None else _runs(r, s, m, jk))
+        elif not jk and r.ace_high and m & 0b11000000000010 == 0b11000000000010:
+            out.extend(_runs(r, s, m, jk))  # Q-K-A
     return out
 
 
