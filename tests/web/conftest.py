@@ -13,7 +13,6 @@ from typing import Any
 
 import httpx
 import pytest
-
 from webtools import CHROMIUM, CHROMIUM_ARGS, DESKTOP
 
 
@@ -27,7 +26,9 @@ def _skip_or_fail(reason: str) -> None:
 async def browser() -> AsyncIterator[Any]:
     """One headless Chromium for the whole session."""
     if not os.path.exists(CHROMIUM):
-        _skip_or_fail(f"Debian's Chromium is not installed at {CHROMIUM} (apt-get install chromium)")
+        _skip_or_fail(
+            f"Debian's Chromium is not installed at {CHROMIUM} (apt-get install chromium)"
+        )
     try:
         from playwright.async_api import async_playwright
     except ImportError:

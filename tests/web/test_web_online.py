@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from webtools import PHONE, screenshot
 from playwright.async_api import expect
 from webdeals import deal, value
+from webtools import PHONE, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -101,15 +101,23 @@ async def test_classic_hand_online_from_invite(pages, http) -> None:
     points = value(left)
     for page in (anna, bob):
         await expect(page.locator("#hand-result")).to_have_text("Anna gaat uit!")
-        await expect(page.locator('.reveal[data-seat="0"] .points')).to_have_attribute("data-points", str(points))
+        await expect(page.locator('.reveal[data-seat="0"] .points')).to_have_attribute(
+            "data-points", str(points)
+        )
         await expect(page.locator("#scores tr.total td").first).to_have_text(str(points))
-        await expect(page.locator('.reveal[data-seat="1"] .reveal-cards .card')).to_have_count(len(left))
+        await expect(page.locator('.reveal[data-seat="1"] .reveal-cards .card')).to_have_count(
+            len(left)
+        )
     await screenshot(bob, "hand-end-desktop")
 
     # Both vote for the next hand; each sees who agreed.
     await anna.get_by_role("button", name="Volgende hand").click()
-    await expect(bob.locator('.vote[data-vote="next_hand"] .agreed')).to_have_text("Ingestemd: Anna")
-    await expect(anna.locator('.vote[data-vote="next_hand"] .waiting')).to_have_text("Wacht op: Bob")
+    await expect(bob.locator('.vote[data-vote="next_hand"] .agreed')).to_have_text(
+        "Ingestemd: Anna"
+    )
+    await expect(anna.locator('.vote[data-vote="next_hand"] .waiting')).to_have_text(
+        "Wacht op: Bob"
+    )
     await bob.get_by_role("button", name="Volgende hand").click()
     for page in (anna, bob):
         await expect(page.locator("#hand-end")).to_be_hidden()
@@ -130,7 +138,9 @@ async def test_reload_restores_seat_and_presence(pages, http) -> None:
     await bob.locator("#join-name").fill("Bob")
     await bob.locator("#join-button").click()
     await expect(bob.locator(".me .seatno")).to_have_text("plaats 2")
-    hand = await bob.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card).sort()")
+    hand = await bob.locator("#hand .card").evaluate_all(
+        "els => els.map(e => e.dataset.card).sort()"
+    )
     seat_url = bob.url
     assert "#seat=" in seat_url
 
@@ -138,13 +148,17 @@ async def test_reload_restores_seat_and_presence(pages, http) -> None:
     await expect(dot).to_have_attribute("data-presence", "on")
     await anna.get_by_role("button", name="English").click()
     await expect(anna.locator("#turn-line")).to_have_text("Your turn: draw a card.")
-    await expect(anna.locator('#hand .card').first).to_have_attribute("aria-label", re.compile(r"^\w+ of \w+$"))
+    await expect(anna.locator("#hand .card").first).to_have_attribute(
+        "aria-label", re.compile(r"^\w+ of \w+$")
+    )
     await anna.get_by_role("button", name="Nederlands").click()
     await expect(anna.locator("#turn-line")).to_have_text("Jij bent aan de beurt: trek een kaart.")
 
     await bob.reload()
     await expect(bob.locator(".me .seatno")).to_have_text("plaats 2")
-    again = await bob.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card).sort()")
+    again = await bob.locator("#hand .card").evaluate_all(
+        "els => els.map(e => e.dataset.card).sort()"
+    )
     assert again == hand
 
     # The invite link again in the same browser restores the seat too (localStorage).
@@ -188,7 +202,12 @@ async def test_reconnecting_banner_resyncs_with_a_full_view(pages, http) -> None
     await expect(page.locator(".me .dot")).to_have_attribute("data-presence", "off")
 
     # Anna moves while Bob's page is cut off; the reconnect brings the full view.
-    state = (await http.get(f"/api/rooms/{created['room']}/state", headers={"Authorization": f"Bearer {created['token']}"})).json()
+    state = (
+        await http.get(
+            f"/api/rooms/{created['room']}/state",
+            headers={"Authorization": f"Bearer {created['token']}"},
+        )
+    ).json()
     r = await http.post(
         f"/api/rooms/{created['room']}/moves",
         json={"move": {"type": "draw", "source": "stock"}, "version": state["version"]},
