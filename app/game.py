@@ -25,6 +25,7 @@ from typing import Any
 
 import rules
 from app import computer
+from app.committer import GroupCommitter
 from app.config import Settings
 from app.errors import (
     Forbidden,
@@ -75,6 +76,8 @@ class Game:
         # Recent rooms' snapshots: the move path and the sockets' views read no database.
         self.snapshots = SnapshotCache(store.load)
         hub.watch(self.snapshots.on_event)
+        # Moves of different rooms that arrive together share one transaction.
+        self.committer = GroupCommitter(store)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -250,7 +253,7 @@ class Game:
         entry = _mark_hands(snap, entry)
         now = self.clock()
         try:
-            version = await self.store.commit(snap, entry, now)
+            version = await self.committer.commit(snap, entry, now)
         except StaleVersion:
             self.snapshots.forget(snap.id)
             raise await self._stale(snap.id, entry.seat, "another move was applied first") from None
@@ -331,7 +334,10 @@ class Game:
         return hands
 
     async def purge(self) -> int:
-        return await self.store.purge(self.clock() - self.ttl)
+        purged = await self.store.purge(self.clock() - self.ttl)
+        if purged:
+            self.snapshots.clear()  # gone rooms answer 404, not 410 from a cached entry
+        return purged
 
 
 def players_range(ruleset: Any) -> tuple[int, int]:

@@ -83,6 +83,11 @@ class SnapshotCache:
         self._generation[room] = self._generation.get(room, 0) + 1
         self._entries.pop(room, None)
 
+    def clear(self) -> None:
+        """Forget every room (after a purge deleted some)."""
+        for room in list(self._entries):
+            self.forget(room)
+
     def on_event(self, room: str, event: dict[str, Any]) -> None:
         """A hub event: drop the entry unless it already holds the version announced."""
         if event.get("kind") != "state":

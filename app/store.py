@@ -8,11 +8,12 @@ append-only move log, in one transaction. Zero rows updated means someone else w
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -262,6 +263,73 @@ class Store:
             raise StaleVersion("the room moved on") from None
         return new_version
 
+    async def commit_many(
+        self, batch: Sequence[tuple[Snapshot, Commit, datetime]]
+    ) -> list[int | None]:
+        """Persist several rooms' entries in one transaction (group commit, app/committer.py).
+
+        Each entry keeps its own compare-and-swap: its result is the new version, or None
+        when another writer won that room (nothing of that entry is written). Rooms are
+        updated in id order, so two processes' batches never wait on each other in a cycle.
+        The statements are built once (`_BATCH_SQL`); each entry only binds values.
+        Raises what the database raises; the caller then commits the entries one by one.
+        """
+        results: list[int | None] = [None] * len(batch)
+        logs: list[dict[str, Any]] = []
+        new_hands: list[dict[str, Any]] = []
+        ended: list[dict[str, Any]] = []
+        sql = _BATCH_SQL
+        async with self._sessions.begin() as session:
+            conn = await session.connection()
+            for i in sorted(range(len(batch)), key=lambda i: batch[i][0].id):
+                room, entry, now = batch[i]
+                new_version = room.version + 1
+                new_hand = entry.new_hand_start is not None
+                result = await conn.execute(
+                    sql.cas,
+                    {
+                        "b_id": room.id,
+                        "b_expected": room.version,
+                        "b_version": new_version,
+                        "b_state": entry.state.model_dump_json(),
+                        "b_at": now,
+                        "b_hand_seq": room.hand_seq + 1 if new_hand else room.hand_seq,
+                    },
+                )
+                if result.rowcount != 1:
+                    continue
+                results[i] = new_version
+                logs.append(
+                    {
+                        "room_id": room.id,
+                        "version": new_version,
+                        "seat": entry.seat,
+                        "hand_seq": room.hand_seq,
+                        "kind": entry.kind,
+                        "move": json.dumps(entry.payload),
+                        "created_at": now,
+                    }
+                )
+                if entry.hand_ended:
+                    ended.append({"b_room": room.id, "b_seq": room.hand_seq, "b_end": new_version})
+                if new_hand:
+                    new_hands.append(
+                        {
+                            "room_id": room.id,
+                            "seq": room.hand_seq + 1,
+                            "start": entry.new_hand_start,
+                            "start_version": new_version,
+                            "end_version": None,
+                        }
+                    )
+            if logs:
+                await conn.execute(sql.log, logs)
+            for params in ended:
+                await conn.execute(sql.end_hand, params)
+            if new_hands:
+                await conn.execute(sql.new_hand, new_hands)
+        return results
+
     async def finished_hands(self, room_id: str) -> list[tuple[Hand, list[MoveLog]]]:
         """Every hand that has ended, with its entries in version order."""
         async with self._sessions() as session:
@@ -307,3 +375,34 @@ class Store:
                 await session.execute(delete(table).where(table.room_id.in_(ids)))
             await session.execute(delete(Room).where(Room.id.in_(ids)))
             return len(ids)
+
+
+class _BatchSQL:
+    """The group commit's statements, built once: building a statement costs more than
+    running it."""
+
+    def __init__(self) -> None:
+        self.cas = (
+            update(Room)
+            .where(Room.id == bindparam("b_id"), Room.version == bindparam("b_expected"))
+            .values(
+                version=bindparam("b_version"),
+                state=bindparam("b_state"),
+                active_at=bindparam("b_at"),
+                hand_seq=bindparam("b_hand_seq"),
+            )
+        )
+        self.log = insert(MoveLog)
+        self.end_hand = (
+            update(Hand)
+            .where(
+                Hand.room_id == bindparam("b_room"),
+                Hand.seq == bindparam("b_seq"),
+                Hand.end_version.is_(None),
+            )
+            .values(end_version=bindparam("b_end"))
+        )
+        self.new_hand = insert(Hand)
+
+
+_BATCH_SQL = _BatchSQL()

@@ -146,6 +146,7 @@ class Child:
         self.window_start = 0.0
         self.window_end = 0.0
         self.stopping = False
+        self.finish_deadline = 0.0
         self.chooser = Chooser(args.strategy, seed=args.seed * 1000 + index)
 
     # -- setup ---------------------------------------------------------------------------
@@ -207,11 +208,20 @@ class Child:
                     try:
                         last_version = await self._play(ws, room, seat, last_version)
                         return
+                    except Exception as exc:
+                        if isinstance(exc, ConnectionClosed | OSError | TimeoutError):
+                            raise
+                        # A bench bug: count it, say where, and keep the other seats going.
+                        self.stats.errors[f"client_{type(exc).__name__}"] += 1
+                        self.stats.problem(f"{room.id} seat {seat}: {exc!r}")
+                        return
                     finally:
                         self.stats.open_ws -= 1
             except (TimeoutError, ConnectionClosed, OSError) as exc:
                 if self.stopping:
                     return
+                if isinstance(exc, ConnectionClosed) and exc.sent and exc.sent.code == 1011:
+                    self.stats.problem(f"{room.id} seat {seat}: client error {exc!r}")
                 attempts += 1
                 self.stats.reconnects += 1
                 self.stats.errors[f"ws_{type(exc).__name__}"] += 1
@@ -222,15 +232,20 @@ class Child:
                 await asyncio.sleep(min(0.1 * attempts, 1.0))
 
     async def _play(self, ws: Any, room: Room, seat: int, last_version: int) -> int:
-        deadline_task: asyncio.Task[None] | None = None
-        pending_send: asyncio.Task[None] | None = None
+        """Play this seat until the run ends; then finish the current hand (no think time,
+        no votes) so that the log, which holds finished hands, covers every move made."""
+        pending: asyncio.Task[None] | None = None
         voted: tuple[int, str] | None = None
+        phase = "waiting"
         while True:
-            timeout = None if not self.stopping else 2.0
-            try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=timeout or 3600)
-            except TimeoutError:
+            if self.stopping and phase not in PLAYING and phase != "waiting":
                 return last_version
+            if self.stopping and time.perf_counter() > self.finish_deadline:
+                return last_version
+            try:
+                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+            except TimeoutError:
+                continue
             now = time.perf_counter()
             msg = json.loads(raw)
             kind = msg.get("type")
@@ -248,36 +263,25 @@ class Child:
             last_version = max(last_version, version)
             self._check_state(room, seat, state)
             self._note_broadcast(room, seat, state, now)
-            if self.stopping and not room.by_version:
-                return last_version
             phase = state["phase"]
-            if phase in PLAYING and state["turn"] == seat and not self.stopping:
-                if pending_send is None or pending_send.done():
-                    pending_send = asyncio.create_task(
-                        self._move_after_think(ws, room, seat, state)
-                    )
-            elif phase == "hand_over" and not self.stopping:
-                if seat == 0 and voted != (state["hand_number"], "next_hand"):
-                    self.stats.hands_done += 1
-                if voted != (state["hand_number"], "next_hand"):
-                    voted = (state["hand_number"], "next_hand")
-                    await ws.send(json.dumps({"type": "vote", "vote": "next_hand"}))
-            elif phase == "match_over" and not self.stopping:
-                if voted != (state["hand_number"], "new_match"):
+            if phase in PLAYING:
+                if state["turn"] == seat and (pending is None or pending.done()):
+                    pending = asyncio.create_task(self._move_after_think(ws, room, seat, state))
+            elif self.stopping:
+                continue  # the hand is over: returns at the top
+            elif phase in ("hand_over", "match_over"):
+                vote = "next_hand" if phase == "hand_over" else "new_match"
+                if voted != (state["hand_number"], vote):
                     if seat == 0:
                         self.stats.hands_done += 1
-                    voted = (state["hand_number"], "new_match")
-                    await ws.send(json.dumps({"type": "vote", "vote": "new_match"}))
-            del deadline_task
+                    voted = (state["hand_number"], vote)
+                    await ws.send(json.dumps({"type": "vote", "vote": vote}))
 
     async def _move_after_think(
         self, ws: Any, room: Room, seat: int, state: dict[str, Any]
     ) -> None:
-        delay = self.think()
-        if delay:
-            await asyncio.sleep(delay)
-        if self.stopping:
-            return
+        if not self.stopping:
+            await asyncio.sleep(self.think())
         try:
             move = self.chooser.choose(state)
         except Exception as exc:  # a bot bug must not stop the load
@@ -287,7 +291,10 @@ class Child:
         sent = Sent(room.id, seat, version, move, time.perf_counter())
         room.sent.append(sent)
         room.by_version[version] = sent
-        await ws.send(json.dumps({"type": "move", "move": move, "version": version}))
+        try:
+            await ws.send(json.dumps({"type": "move", "move": move, "version": version}))
+        except Exception:
+            pass  # the socket died; the seat's loop reconnects and decides again
 
     def _check_state(self, room: Room, seat: int, state: dict[str, Any]) -> None:
         total = conserved(state)
@@ -410,7 +417,8 @@ class Child:
         ]
         await asyncio.sleep(self.window_end - time.perf_counter())
         self.stopping = True
-        await asyncio.wait(tasks, timeout=15)
+        self.finish_deadline = time.perf_counter() + self.args.finish_timeout
+        await asyncio.wait(tasks, timeout=self.args.finish_timeout + 10)
         for task in tasks:
             task.cancel()
         sampler.cancel()
@@ -576,6 +584,12 @@ def main() -> int:
     parser.add_argument("--warmup", type=float, default=3.0, help="unmeasured seconds first")
     parser.add_argument("--rate", type=float, default=600.0, help="offered moves/s, all rooms")
     parser.add_argument("--procs", type=int, default=2, help="client processes")
+    parser.add_argument(
+        "--finish-timeout",
+        type=float,
+        default=90.0,
+        help="after the window, seconds to finish the hands in play (unmeasured)",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--floor", action="store_true", help="also measure bench/floor_app.py")
     parser.add_argument("--floor-conns", type=int, default=32)
@@ -624,6 +638,8 @@ def main() -> int:
             str(args.rooms),
             "--seed",
             str(args.seed),
+            "--finish-timeout",
+            str(args.finish_timeout),
         ]
         for url in args.url:
             cmd += ["--url", url]
