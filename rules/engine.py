@@ -129,7 +129,12 @@ def start_of_hand(g: Game) -> Game:
 
 def hand_start(state: GameState) -> GameState:
     """The current hand as it was dealt: same deal, hand seed, dealer, hand number and the
-    scores before it. `replay(hand_start(s), moves_of_this_hand) == s` apart from votes."""
+    scores before it. `replay(hand_start(s), moves_of_this_hand) == s` apart from votes.
+
+    The result still holds `seed`, the match seed every later hand derives from: blank it
+    before publishing a finished hand's start. Replaying needs only `hand_seed` (reshuffles
+    derive from it), so a start with a blanked `seed` replays to the same hand.
+    """
     return state_from_game(start_of_hand(game_from_state(state)))
 
 

@@ -262,3 +262,11 @@ def test_error_messages_name_cards_in_plain_words_but_never_the_stock() -> None:
         rules.apply(s, 0, meld(["7H", "8H", "KS"]))
     assert "the king of spades (KS)" in info.value.message
     assert "6S" not in info.value.message
+
+
+def test_a_published_start_without_the_match_seed_still_replays_the_hand() -> None:
+    start, s, log = _random_hand("rummy51", 2, 11)
+    public = start.model_copy(update={"seed": "00" * 8})
+    replayed = rules.replay(public, log)
+    assert replayed.model_dump(exclude={"seed"}) == s.model_dump(exclude={"seed"})
+    assert s.reshuffles >= 1 and replayed.hand_result == s.hand_result  # reshuffled
