@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import expect
 from webdeals import deal
-from webtools import screenshot
+from webtools import PHONE, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -47,6 +47,7 @@ async def test_local_hot_seat_covers_between_turns(pages) -> None:
 
     await expect(cover).to_be_visible()
     await expect(cover).to_have_attribute("data-seat", "1")
+    await screenshot(page, "local-cover")
     await expect(page.locator("#hand")).to_have_count(0)
     await page.locator("#reveal").click()
     await expect(page.locator(".me .seatno")).to_have_text("plaats 2")
@@ -119,3 +120,38 @@ async def test_computer_game_plays_to_the_end_of_a_hand(pages, http) -> None:
     await expect(replay.locator(".replay-hand").first.locator(".card")).to_have_count(11)
     await replay.get_by_role("button", name="Sluiten").click()
     await expect(replay).to_be_hidden()
+
+
+async def test_match_winner_and_new_round(pages, http) -> None:
+    human = ["AH", "2H", "3H", "4H", "5C", "5D", "5S", "6C", "6D", "6S"]
+    bot = ["TC", "TD", "TH", "TS", "JC", "JD", "JH", "JS", "QC", "QD"]  # 100 points
+    body = {
+        "variant": "classic",
+        "players": 2,
+        "mode": "computer",
+        "name": "Anna",
+        "bots": {"1": "easy"},
+        "deal": deal("classic", [human, bot], discard=["8C"], stock_top=["9C"]),
+    }
+    created = (await http.post("/api/rooms", json=body)).json()
+    page = await pages.page(path=f"/r/{created['room']}#seat={created['token']}", viewport=PHONE)
+    await page.locator('[data-action="draw"][data-source="stock"]').click()
+    await expect(page.locator("#hand .card")).to_have_count(11)
+    for group in (human[:4], human[4:7]):
+        for code in group:
+            await page.locator(f'#hand .card[data-card="{code}"]').click()
+        await page.get_by_role("button", name="+ Groep").click()
+    for code in human[7:]:
+        await page.locator(f'#hand .card[data-card="{code}"]').click()
+    await page.get_by_role("button", name="Uitleggen").click()
+    await page.locator('#hand .card[data-card="9C"]').click()
+    await page.get_by_role("button", name="Afleggen").click()
+
+    await expect(page.locator("#match-winner")).to_have_text("Anna wint de wedstrijd!")
+    await expect(page.locator("#scores tr.total td").first).to_have_text("100")
+    await expect(page.get_by_role("button", name="Volgende hand")).to_have_count(0)
+    await screenshot(page, "hand-end-phone")
+    await page.get_by_role("button", name="Nieuwe ronde").click()
+    await expect(page.locator("#hand-end")).to_be_hidden()
+    await expect(page.locator("#scores tr.total td").first).to_have_text("0")
+    await expect(page.locator("#hand .card")).to_have_count(10)

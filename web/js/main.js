@@ -24,10 +24,11 @@ store.addEventListener("change", () => {
   });
 });
 
-function showError(err) {
+function showError(err, move = null) {
   const error = err?.error || { code: "network", message: String(err) };
   if (err?.body?.state) applyView(err.body.state);
-  const text = error.code === "network" ? t("errorNetwork") : errorText(error);
+  let text = error.code === "network" ? t("errorNetwork") : errorText(error);
+  if (error.code === "invalid_meld" && move?.melds?.some((g) => g.length >= 6)) text = `${text} ${t("tipGroups")}`;
   store.showToast(text, error.message, error.code);
 }
 
@@ -180,7 +181,7 @@ const game = {
       store.toast = null;
       applyView(view);
     } catch (err) {
-      showError(err);
+      showError(err, move);
     } finally {
       store.pending = false;
     }

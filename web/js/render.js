@@ -102,6 +102,9 @@ function page(store) {
 export function render(store) {
   const focus = focusKey(document.activeElement);
   $("lang-switch").textContent = t("langSwitch");
+  const v = store.view;
+  const mine = store.page === "table" && v && v.turn === v.seat && ["draw", "play"].includes(v.phase);
+  document.title = mine ? `● ${t("yourTurnTitle")} · Rummy` : "Rummy";
   $("room-label").textContent = store.view ? `${t("handNo", { n: store.view.hand_number })}` : "";
   $("conn-status").textContent = "";
   $("banners").replaceChildren(...banners(store));

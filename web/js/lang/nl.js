@@ -58,6 +58,7 @@ export default {
   discardPile: "Aflegstapel",
   discardLabel: "Aflegstapel: {card}. Pak deze kaart.",
   discardEmpty: "Aflegstapel is leeg",
+  yourTurnTitle: "Jouw beurt",
   yourTurnDraw: "Jij bent aan de beurt: trek een kaart.",
   yourTurnPlay: "Leg uit, leg aan, of leg één kaart af.",
   theirTurn: "{name} is aan de beurt.",
@@ -167,6 +168,7 @@ export default {
   err_room_expired: "Deze kamer is verlopen.",
   err_unauthorized: "Je plaatscode is onbekend.",
   err_rate_limited: "Even rustig aan: te veel verzoeken.",
+  tipGroups: "Meer combinaties tegelijk? Kies er één en druk op «+ Groep», dan de volgende.",
   selectOne: "Selecteer precies één kaart om af te leggen.",
   selectMeld: "Selecteer minstens drie kaarten om uit te leggen.",
   // cards
