@@ -160,3 +160,11 @@ def test_match_target_by_player_count(players: int, target: int) -> None:
                     has_played=(True,) * players)  # fmt: skip
     s = play(s, 0, draw(), meld(["7H", "8H", "9H"]), discard("2S"))
     assert s.phase == "hand_over" and s.scores[0] == target - 1
+
+
+def test_house_after_400_completed_turns_the_hand_is_a_draw() -> None:
+    s = game(V, [["7H", "8H", "KS"], ["2C", "3C", "QD"]], ["5D"])
+    s = with_fields(s, turns_completed=399)
+    s = play(s, 0, draw(), discard("KS"))
+    r = s.hand_result
+    assert r is not None and (r.reason, r.points) == ("draw", (0, 0))

@@ -262,3 +262,11 @@ def test_house_after_400_completed_turns_the_hand_is_a_draw_without_penalties() 
     s = play(s, 0, draw(), discard("KS"))
     r = s.hand_result
     assert r is not None and (r.reason, r.points) == ("draw", (0, 0)) and s.scores == (0, 0)
+
+
+def test_a_swap_that_would_leave_nothing_to_discard_is_refused() -> None:
+    s = _opened(["TC"], ["9C", "JK", "JC", "QC", "KC", "AC", "4D", "6H"], ["5S"])
+    s = play(s, 1, draw(), meld(["9C", "JK", "JC", "QC", "KC", "AC"]), discard("5S"))
+    s = play(s, 0, draw("discard"))  # 5S, which cannot be discarded this turn
+    rejected(s, 0, swap("m3", "TC"), "must_play_joker")
+    assert not any(m.type == "swap" for m in rules.legal_moves(rules.seat_view(s, 0)))
