@@ -14,6 +14,7 @@ MAX_OPENING_COMBOS = 24
 MAX_SEARCH_NODES = 400
 MAX_RUMMY_PARTITIONS = 8
 
+CACHE_LIMIT = 50_000
 Cand = tuple[tuple[int, ...], int]  # (cards in reading order, opening value)
 _SETS: dict[tuple[str, int, int, int], list[Cand]] = {}
 _RUNS: dict[tuple[str, int, int, int], list[Cand]] = {}
@@ -33,6 +34,8 @@ def _sets(r: FastRules, rank0: int, suits: int, jk: int) -> list[Cand]:
         k = len(group)
         for j in range(max(0, 3 - k), min(jk, 4 - k) + 1):
             out.append((group + (JOKER,) * j, value * (k + j)))
+    if len(_SETS) > CACHE_LIMIT:
+        _SETS.clear()
     _SETS[key] = out
     return out
 
@@ -65,6 +68,8 @@ def _runs(r: FastRules, suit: int, ranks: int, jk: int) -> list[Cand]:
             if b - a >= 2 and nat >= 2:
                 cards = tuple(make(suit, x) if pres[x] else JOKER for x in range(a, b + 1))
                 out.append((cards, value))
+    if len(_RUNS) > CACHE_LIMIT:
+        _RUNS.clear()  # bounded memory in a long-running server
     _RUNS[key] = out
     return out
 

@@ -206,3 +206,19 @@ def test_many_fast_playouts_accept_every_generated_move(variant: str, players: i
 def test_some_fast_playouts_accept_every_generated_move(variant: str, players: int) -> None:
     for seed in range(1000, 1004):
         _fast_hand(variant, players, seed)
+
+
+@pytest.mark.parametrize(("variant", "players"), [("classic", 2), ("rummy51", 3)])
+def test_fast_and_pydantic_forms_agree_move_by_move(variant: str, players: int) -> None:
+    rng = random.Random(5)
+    s = rules.new_game(variant, players, seed=b"agree")
+    g = fast.game_from_state(s)
+    while s.phase in ("draw", "play"):
+        legal = list(rules.legal_moves(rules.seat_view(s, s.turn)))
+        assert [fast.to_api_move(m) for m in g.legal_moves()] == legal
+        move = rng.choice(legal)
+        before = g.copy()
+        s = rules.apply(s, s.turn, move)
+        g.apply(g.turn, fast.to_fast_move(move))
+        assert fast.state_from_game(g) == s
+        assert fast.state_from_game(before) != s  # the copy was not changed along
