@@ -16,7 +16,9 @@ DRAW = {"type": "draw", "source": "stock"}
 async def race(
     servers: list[str], room: str, token: str, move: dict, version: int, n: int
 ) -> list[httpx.Response]:
-    clients = [httpx.AsyncClient(base_url=servers[i % len(servers)], timeout=60) for i in range(n)]
+    # One pooled client per server; concurrent requests each take their own connection.
+    limits = httpx.Limits(max_connections=n)
+    clients = [httpx.AsyncClient(base_url=s, timeout=60, limits=limits) for s in servers]
     try:
         start = asyncio.Event()
 
@@ -24,7 +26,7 @@ async def race(
             await start.wait()
             return await Api(http).move(room, token, move, version)
 
-        tasks = [asyncio.create_task(send(c)) for c in clients]
+        tasks = [asyncio.create_task(send(clients[i % len(clients)])) for i in range(n)]
         await asyncio.sleep(0)
         start.set()
         return list(await asyncio.gather(*tasks))
