@@ -77,7 +77,7 @@ async def test_computer_game_plays_to_the_end_of_a_hand(pages, http) -> None:
     assert r.status_code == 201, r.text
     created = r.json()
     page = await pages.page(path=f"/r/{created['room']}#seat={created['token']}")
-    await expect(page.locator(".opponent .tag")).to_have_text("computer")
+    await expect(page.locator(".opponent .tag")).to_have_text("computer · makkelijk")
     await expect(page.locator("#turn-line")).to_have_text("Jij bent aan de beurt: trek een kaart.")
     # Keyboard play: Enter on a card acts (here: draw), Space selects, Enter discards.
     await page.locator("#hand .card").first.focus()

@@ -110,6 +110,10 @@ export function bindEvents(store, game) {
     fn(el, ev);
   });
 
+  document.addEventListener("keydown", (ev) => {
+    if (ev.key === "Escape" && store.replay) store.update({ replay: null });
+  });
+
   delegate(body, "keydown", ".hand .card", (ev, el) => {
     if (ev.key === " ") {
       ev.preventDefault();

@@ -90,7 +90,7 @@ export function renderHandEnd(store) {
   const over = view.phase === "match_over";
   const rules = store.rules(view.variant);
   return h("section", { class: "hand-end", id: "hand-end", "aria-labelledby": "hand-end-title" },
-    h("h2", { id: "hand-end-title", text: t("handOver", { n: view.hand_number }) }),
+    h("h2", { id: "hand-end-title", text: over ? t("matchOver") : t("handOver", { n: view.hand_number }) }),
     over && view.match_winner
       ? h("p", { class: "match-winner", id: "match-winner", text: t("matchWinner", { names: seatNames(view, view.match_winner) }) })
       : null,

@@ -20,6 +20,11 @@ function dot(seat) {
   });
 }
 
+function botLabel(level) {
+  const key = { easy: "levelEasy", medium: "levelMedium", hard: "levelHard" }[level];
+  return key ? `${t("bot")} · ${t(key).toLowerCase()}` : t("bot");
+}
+
 function opponent(view, seat, local) {
   const info = { ...(view.seats?.[seat] || {}) };
   if (local) info.connected = true; // one device holds every seat
@@ -36,7 +41,7 @@ function opponent(view, seat, local) {
     h("div", { class: "who" },
       dot(info),
       h("span", { class: "name", text: seatName(view, seat) }),
-      info.bot ? h("span", { class: "tag", text: t("bot") }) : null,
+      info.bot ? h("span", { class: "tag", title: info.bot, text: botLabel(info.bot) }) : null,
       h("span", { class: "seatno", text: t("seatLabel", { seat: seat + 1 }) }),
     ),
     h("div", { class: "backs", "aria-hidden": "true" }, backs),
@@ -280,7 +285,7 @@ export function renderTable(store) {
       h("span", { class: "seatno", text: t("seatLabel", { seat: view.seat + 1 }) }),
       h("span", { class: "count", text: t("cardsCount", { n: (view.hand || []).length }) }),
     ),
-    hand(store, view),
+    store.order.length ? hand(store, view) : null,
     renderScores(store, view, PLAYING.includes(view.phase) ? renderNewMatch(store, view) : null),
   );
 }
