@@ -188,6 +188,8 @@ def rummy_partitions(
             if chosen:
                 found.append(tuple(chosen))
             return
+        if left <= 0:
+            return  # every card melded: not going rummy (one card must be discarded)
         first = next(c for c in range(53) if cnt[c])
         for cards in by_card.get(first, ()):
             if _take(cnt, cards):

@@ -270,3 +270,15 @@ def test_a_swap_that_would_leave_nothing_to_discard_is_refused() -> None:
     s = play(s, 0, draw("discard"))  # 5S, which cannot be discarded this turn
     rejected(s, 0, swap("m3", "TC"), "must_play_joker")
     assert not any(m.type == "swap" for m in rules.legal_moves(rules.seat_view(s, 0)))
+
+
+def test_legal_moves_offer_going_rummy_when_every_card_could_be_melded() -> None:
+    hand = ["2S", "3S", "4S", "2H", "2D", "2C", "3H", "3D", "3C", "4H", "4D", "4C", "5S"]
+    s = game(V, [hand, ["AS", "JK", "5H"]], ["9D"], ["6S"])
+    s = play(s, 0, draw())
+    moves = [m for m in rules.legal_moves(rules.seat_view(s, 0)) if m.type == "meld"]
+    rummy = [m for m in moves if sum(len(x) for x in m.melds) == 13]
+    assert rummy and all(sum(len(x) for x in m.melds) < 14 for m in moves)
+    for m in rummy:
+        after = rules.apply(s, 0, m)
+        assert len(after.hands[0]) == 1
