@@ -57,7 +57,7 @@ class HandEval:
         """Weighted live cards that would put `card` into a meld with the other leftovers."""
         k = self.k
         if card in k.targets:
-            return 4.0 if (not self.v.opening or self.opened) else 1.5
+            return 1.5
         r, s = cards.rank(card), cards.suit(card)
         ah = self.v.ace_high
         other_set = set(others)
@@ -104,10 +104,14 @@ class HandEval:
         pts = self.v.points
         total = 0.0
         miss = 1.0 - self.p
+        playable = not self.v.opening or self.opened
+        targets = self.k.targets
         for c in left:
             if c == JOKER:
                 total += 2.0
                 continue
+            if playable and c in targets:
+                continue  # laid off this turn
             q = 1.0 - miss ** self.outs(c, left)
             total += (self.exposure * pts[c] + self.tempo) * (1.0 - q)
         if self.v.opening and not self.opened:

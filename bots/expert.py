@@ -52,17 +52,21 @@ class ExpertStrategy:
         self,
         budget_ms: float | None = 150.0,
         *,
-        samples: int = 12,
+        samples: int = 6,
+        draw_samples: int = 8,
         feed_weight: float = 8.0,
         tempo: float = 3.0,
         lookahead: bool = True,
+        hold_until: int | None = 4,
         memory_size: int = 512,
     ) -> None:
         self.budget_ms = budget_ms
         self.samples = samples
+        self.draw_samples = draw_samples
         self.feed_weight = feed_weight
         self.tempo = tempo
         self.lookahead = lookahead
+        self.hold_until = hold_until
         self.book = MemoryBook(memory_size)
 
     # -- the Strategy protocol -------------------------------------------------------------
@@ -96,7 +100,7 @@ class ExpertStrategy:
         )
         draws = by_type(legal, "draw")
         if draws:
-            return self._draw(view, draws, know, ev)
+            return self._draw(view, draws, know, ev, rng)
         play = self._play(view, legal, know, ev)
         if play is not None:
             return play
@@ -125,16 +129,24 @@ class ExpertStrategy:
     def _best_after(
         self, know: Knowledge, ev: HandEval, hand: list[int], keep: int | None
     ) -> float:
-        """The price of `hand` after its best discard (never `keep`, the card just taken)."""
+        """The price of `hand` after its best discard (never `keep`, the card just taken).
+
+        Only the three costliest leftovers are tried: a bot keeps its cheap spare cards.
+        """
         split_left = splitter_for(know.v.name).leftovers(hand)
         options = [c for c in set(split_left) if c != keep and c != JOKER]
         if not options:
             options = [c for c in set(hand) if c != keep] or list(hand)
+        points = know.v.points
+        options.sort(key=lambda c: -points[c])
         return min(
-            ev.cost(_without(hand, [c])) + self.feed_weight * know.feed_chance(c) for c in options
+            ev.cost(_without(hand, [c])) + self.feed_weight * know.feed_chance(c)
+            for c in options[:3]
         )
 
-    def _draw(self, view: SeatView, draws: Sequence[Move], know: Knowledge, ev: HandEval) -> Move:
+    def _draw(
+        self, view: SeatView, draws: Sequence[Move], know: Knowledge, ev: HandEval, rng: Random
+    ) -> Move:
         from_discard = [m for m in draws if m.source == "discard"]
         from_stock = [m for m in draws if m.source == "stock"]
         if not from_discard or not from_stock or view.discard_top is None:
@@ -143,23 +155,24 @@ class ExpertStrategy:
         if top == JOKER:
             return from_discard[0]
         hand = know.hand
-        take = self._best_after(know, ev, hand + [top], keep=top)
-        # The stock: an unseen card, weighted by how likely it is still there.
         related = self._related(hand, know)
+        if top not in related:
+            return from_stock[0]
+        take = self._best_after(know, ev, hand + [top], keep=top)
+        # The stock: a sample of the unseen cards that could matter, weighted by how likely
+        # each is still to come; the others leave the hand as it is.
         base = ev.cost(hand)
-        total_w = 0.0
-        total = 0.0
-        for c in range(53):
-            w = know.drawable(c)
-            if w <= 0:
-                continue
-            if c in related:
-                val = self._best_after(know, ev, hand + [c], keep=None)
-            else:
-                val = base + self.feed_weight * know.feed_chance(c) * 0.5
-            total += w * min(val, base + self.feed_weight)
-            total_w += w
-        stock = total / total_w if total_w else base
+        weights = [know.drawable(c) for c in range(53)]
+        total_w = sum(weights)
+        rel = [c for c in related if weights[c] > 0]
+        rel_w = sum(weights[c] for c in rel)
+        if total_w <= 0 or not rel:
+            return from_discard[0] if take < base - 0.5 else from_stock[0]
+        picks = rng.choices(rel, weights=[weights[c] for c in rel], k=self.draw_samples)
+        cap = base + self.feed_weight
+        sampled = sum(min(self._best_after(know, ev, hand + [c], None), cap) for c in picks)
+        share = rel_w / total_w
+        stock = share * sampled / len(picks) + (1.0 - share) * base
         return from_discard[0] if take < stock - 0.5 else from_stock[0]
 
     def _related(self, hand: Sequence[int], know: Knowledge) -> set[int]:
@@ -195,6 +208,9 @@ class ExpertStrategy:
         if not plays and not by_type(legal, "swap"):
             return None
         v = know.v
+        if self._hold_melds(view, know):
+            # Melds kept in hand give the opponents nothing to lay off on.
+            plays = [m for m in plays if m.type != "meld"]
         # Going out, or rummy51's going rummy: whatever empties the most of the hand now.
         if plays:
             scored = [
@@ -205,8 +221,6 @@ class ExpertStrategy:
             best_cost, _, _, best = scored[0]
         else:
             best_cost, best = float("inf"), None
-        if best is not None and self._hold_for_rummy(view, know, best):
-            return None
         swap = self._swap(view, legal, know, ev)
         if swap is not None and (best is None or best.type != "meld"):
             return swap
@@ -218,20 +232,22 @@ class ExpertStrategy:
             return best
         return None
 
-    def _hold_for_rummy(self, view: SeatView, know: Knowledge, best: Move) -> bool:
-        """basic: keep a hand that melds completely next turn hidden for the doubled score."""
-        if view.variant != "basic" or best.type != "meld":
-            return False
-        if view.has_played and view.has_played[view.seat]:
+    def _hold_melds(self, view: SeatView, know: Knowledge) -> bool:
+        """classic/basic: keep finished melds hidden while nobody is close to going out.
+
+        Laid-down melds are lay-off targets for everyone; held ones cost nothing in tempo (we
+        lay them all down in the turn we go out) and only risk their points if an opponent
+        goes out first, which takes them several turns from more than `hold_until` cards.
+        In basic, a hand laid down all at once also scores double (going rummy).
+        """
+        if know.v.opening or self.hold_until is None:
             return False
         others = [n for s, n in enumerate(view.hand_counts) if s != view.seat]
-        if not others or min(others) <= 4 or view.stock_count < 10:
+        if not others or min(others) <= self.hold_until or view.stock_count < 6:
             return False
+        # Going out this turn: everything but one card melds or lays off.
         left = splitter_for(view.variant).leftovers(know.hand)
-        # After the discard we would hold one leftover: rummy needs just one more card.
-        if len(left) != 2:
-            return False
-        return all(len(move_cards(m)) < len(know.hand) - 1 for m in [best])
+        return len([c for c in left if c not in know.targets]) > 1
 
     def _swap(
         self, view: SeatView, legal: Sequence[Move], know: Knowledge, ev: HandEval

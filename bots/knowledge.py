@@ -24,14 +24,26 @@ def copies(v: Variant) -> list[int]:
     return [v.decks] * 52 + [v.jokers]
 
 
-def neighbour(card: int, delta: int, ace_high: bool) -> int | None:
-    """The card `delta` ranks away in the same suit (ace high when allowed), else None."""
+def _neighbour(card: int, delta: int, ace_high: bool) -> int | None:
     r = cards.rank(card) + delta
     if ace_high and cards.rank(card) == 1 and delta < 0:
         r = 14 + delta
     if r < 1 or r > (14 if ace_high else 13):
         return None
     return cards.suit(card) * 13 + (r - 1) % 13
+
+
+_NEIGHBOURS = {
+    (ah, c, d): _neighbour(c, d, ah)
+    for ah in (False, True)
+    for c in range(52)
+    for d in (-2, -1, 1, 2)
+}
+
+
+def neighbour(card: int, delta: int, ace_high: bool) -> int | None:
+    """The card `delta` (+-1, +-2) ranks away in the same suit (ace high when allowed)."""
+    return _NEIGHBOURS[(ace_high, card, delta)]
 
 
 class Knowledge:
@@ -75,17 +87,20 @@ class Knowledge:
         # Chance that one unseen copy is still to come from the stock to us.
         in_hands = sum(view.hand_counts[s] for s in range(n) if s != self.me)
         self.stock_share = view.stock_count / max(1, view.stock_count + in_hands)
+        others = [row for s, row in enumerate(self.held) if s != self.me]
+        self._drawable = [
+            self.live[c] * (1.0 - max((row[c] for row in others), default=0.0))
+            if self.live[c]
+            else 0.0
+            for c in range(53)
+        ]
 
     def next_seat(self) -> int:
         return (self.me + 1) % self.view.players
 
     def drawable(self, c: int) -> float:
         """Expected unseen copies of `c` that are not in an opponent's hand."""
-        live = self.live[c]
-        if not live:
-            return 0.0
-        worst = max((row[c] for s, row in enumerate(self.held) if s != self.me), default=0.0)
-        return live * (1.0 - worst)
+        return self._drawable[c]
 
     def feed_chance(self, card: int) -> float:
         """How likely the next player can use `card` if we discard it (meld it or lay it off)."""

@@ -29,7 +29,7 @@ if TYPE_CHECKING:
     from rules import Move
 
 MARGIN = 6.0
-MAX_CANDIDATES = 4
+MAX_CANDIDATES = 3
 
 
 def _sample(know: Knowledge, rng: Random) -> tuple[list[list[int]], list[int]]:
@@ -128,11 +128,8 @@ def refine_discard(
 
 
 def _after_discard(ev: HandEval, hand: list[int]) -> float:
-    left = splitter_for(ev.v.name).leftovers(hand)
-    options = {c for c in left if c != JOKER} or set(hand)
-    best = float("inf")
-    for c in options:
-        rest = list(hand)
-        rest.remove(c)
-        best = min(best, ev.cost(rest))
-    return best
+    """Our price after drawing into `hand` and throwing what a greedy player would."""
+    v = ev.v
+    rest = list(hand)
+    rest.remove(_greedy_discard(hand, v.ace_high, v.points, v.name))
+    return ev.cost(rest)

@@ -46,7 +46,10 @@ def candidate_melds(hand: Sequence[int], v: Variant) -> list[Combo]:
     out: list[Combo] = []
     top = 14 if v.ace_high else 13
     for s in range(4):
-        present = [False] + [counts[_run_card(s, p)] > 0 for p in range(1, top + 1)]
+        present = [False] + [counts[_run_card(s, p)] > 0 for p in range(1, top + 1)] + [False]
+        if not jokers:
+            _plain_runs(s, present, top, out)
+            continue
         for start in range(1, top - 1):
             missing = 0
             for end in range(start, top + 1):
@@ -76,6 +79,25 @@ def candidate_melds(hand: Sequence[int], v: Variant) -> list[Combo]:
                         break
                     out.append(Combo(nat, need, "set", nat + (JOKER,) * need))
     return out
+
+
+def _plain_runs(s: int, present: list[bool], top: int, out: list[Combo]) -> None:
+    """Runs without jokers: every stretch of 3+ inside each unbroken segment."""
+    p = 1
+    while p <= top:
+        if not present[p]:
+            p += 1
+            continue
+        q = p
+        while present[q + 1]:
+            q += 1
+        for start in range(p, q - 1):
+            for end in range(start + 2, q + 1):
+                if start == 1 and end == 14:
+                    continue
+                layout = tuple(_run_card(s, x) for x in range(start, end + 1))
+                out.append(Combo(tuple(sorted(layout)), 0, "run", layout, start))
+        p = q + 1
 
 
 class Splitter:

@@ -1,0 +1,158 @@
+"""The websocket bot against a real server: complete hands, reconnects, computer seats."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import httpx
+import pytest
+
+from bots import client
+from bots.expert import ExpertStrategy
+from bots.greedy import GreedyStrategy
+
+
+async def create_room(base: str, **body: Any) -> dict[str, Any]:
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        r = await http.post("/api/rooms", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def seat_url(base: str, created: dict[str, Any]) -> str:
+    url = created["seat_url"]
+    return url if url.startswith("http") else base + url
+
+
+def test_parse_seat_url() -> None:
+    assert client.parse_seat_url("http://127.0.0.1:9/r/AbC_d#seat=t0k") == (
+        "http://127.0.0.1:9",
+        "AbC_d",
+        "t0k",
+    )
+    with pytest.raises(ValueError):
+        client.parse_seat_url("http://127.0.0.1:9/r/AbC_d")
+
+
+async def test_two_bots_play_a_complete_hand(live_server: str) -> None:
+    created = await create_room(live_server, variant="classic", players=2, seed=7, name="a")
+    server, room, token = client.parse_seat_url(seat_url(live_server, created))
+    first = client.Seat(live_server, room, token, created["seat"])
+    second = await client.join(live_server, room, "b")
+    assert second.seat == 1
+    results = await asyncio.wait_for(
+        asyncio.gather(
+            client.play(first, ExpertStrategy(budget_ms=50.0), seed=1, max_hands=1),
+            client.play(second, GreedyStrategy(), seed=2, max_hands=1),
+        ),
+        timeout=120,
+    )
+    for state in results:
+        assert state is not None and state["phase"] in ("hand_over", "match_over")
+        assert state["hand_result"]["reason"] in ("out", "draw", "stalemate")
+
+
+async def test_bot_resyncs_after_a_dropped_connection(live_server: str) -> None:
+    created = await create_room(live_server, variant="classic", players=2, seed=11, name="a")
+    _, room, token = client.parse_seat_url(seat_url(live_server, created))
+    first = client.Seat(live_server, room, token, 0)
+    second = await client.join(live_server, room, "b")
+    dropped: list[int] = []
+    real_connect = client.connect
+
+    def flaky_connect(*args: Any, **kwargs: Any) -> Any:
+        # Every third connection of seat 0 dies after its first few frames.
+        conn = real_connect(*args, **kwargs)
+        if token not in args[0]:
+            return conn
+        return _DroppingConnect(conn, dropped)
+
+    client.connect = flaky_connect  # type: ignore[assignment]
+    try:
+        results = await asyncio.wait_for(
+            asyncio.gather(
+                client.play(first, GreedyStrategy(), seed=1, max_hands=1),
+                client.play(second, GreedyStrategy(), seed=2, max_hands=1),
+            ),
+            timeout=120,
+        )
+    finally:
+        client.connect = real_connect  # type: ignore[assignment]
+    assert len(dropped) >= 2
+    assert all(s is not None and s["phase"] in ("hand_over", "match_over") for s in results)
+
+
+class _DroppingConnect:
+    """Wraps `connect(...)`: the socket closes itself after 3 frames, 3 times over."""
+
+    def __init__(self, inner: Any, dropped: list[int]) -> None:
+        self.inner = inner
+        self.dropped = dropped
+
+    async def __aenter__(self) -> Any:
+        ws = await self.inner.__aenter__()
+        if len(self.dropped) >= 3:
+            return ws
+        self.dropped.append(1)
+        return _Dropper(ws)
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self.inner.__aexit__(*exc)
+
+
+class _Dropper:
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.frames = 0
+
+    async def send(self, data: str) -> None:
+        await self.ws.send(data)
+
+    def __aiter__(self) -> Any:
+        return self._frames()
+
+    async def _frames(self) -> Any:
+        async for raw in self.ws:
+            yield raw
+            self.frames += 1
+            if self.frames >= 3:
+                await self.ws.close()
+                from websockets.exceptions import ConnectionClosedOK
+
+                raise ConnectionClosedOK(None, None)
+
+
+@pytest.mark.parametrize("level", ["easy", "medium", "hard"])
+async def test_server_computer_seats_use_the_levels(
+    live_server: str, level: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bots
+    from app import computer
+
+    shared = bots.get_strategy(level)
+    assert computer.get_strategy(level) is shared
+    calls: list[str] = []
+    real_choose = shared.choose
+
+    def counting(view: Any, legal: Any, rng: Any) -> Any:
+        move = real_choose(view, legal, rng)
+        assert move in legal
+        calls.append(move.type)
+        return move
+
+    # The live server runs in this process, so its computer seat calls this very object.
+    monkeypatch.setattr(shared, "choose", counting)
+    created = await create_room(
+        live_server, variant="classic", players=2, mode="computer", bots={"1": level}, seed=3
+    )
+    async with httpx.AsyncClient(base_url=live_server, timeout=30) as http:
+        summary = (await http.get(f"/api/rooms/{created['room']}")).json()
+    assert summary["seats"][1]["bot"] in (level, True)
+    _, room, token = client.parse_seat_url(seat_url(live_server, created))
+    state = await asyncio.wait_for(
+        client.play(client.Seat(live_server, room, token, 0), GreedyStrategy(), max_hands=1),
+        timeout=120,
+    )
+    assert state is not None and state["hand_result"] is not None
+    assert "draw" in calls and "discard" in calls

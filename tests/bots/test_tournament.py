@@ -1,0 +1,80 @@
+"""Small tournaments: reproducible, complete summaries, the CLI's JSON."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from bots import cli, tournament
+
+KEYS = {"matches_won", "win_rate", "ci95", "hands_won", "mean_points_per_hand",
+        "median_decision_ms"}  # fmt: skip
+
+
+def test_wilson_interval() -> None:
+    lo, hi = tournament.wilson(60, 100)
+    assert 0.50 < lo < 0.6 < hi < 0.70
+    assert tournament.wilson(0, 0) == (0.0, 1.0)
+
+
+def test_labels_repeat_names() -> None:
+    assert tournament.labels_for(["expert", "greedy", "greedy"]) == [
+        "expert",
+        "greedy",
+        "greedy#2",
+    ]
+
+
+def test_a_small_tournament_is_reproducible() -> None:
+    first = tournament.run("classic", ["greedy", "random"], matches=2, seed=5)
+    again = tournament.run("classic", ["greedy", "random"], matches=2, seed=5)
+    strip = {k: {f: v for f, v in s.items() if f != "median_decision_ms"} for k, s in first.items()}
+    assert strip == {
+        k: {f: v for f, v in s.items() if f != "median_decision_ms"} for k, s in again.items()
+    }
+    assert sum(s["matches_won"] for s in first.values()) >= 2
+    for s in first.values():
+        assert KEYS <= s.keys()
+
+
+@pytest.mark.parametrize(
+    ("variant", "players"), [("basic", "expert,greedy,random"), ("rummy51", "expert,greedy")]
+)
+def test_cli_prints_one_json_object(
+    variant: str, players: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code = cli.main(
+        [
+            "tournament",
+            "--variant",
+            variant,
+            "--players",
+            players,
+            "--matches",
+            "1",
+            "--seed",
+            "3",
+            "--jobs",
+            "1",
+            "--json",
+        ]
+    )
+    assert code == 0
+    out = json.loads(capsys.readouterr().out)
+    assert list(out) == players.split(",")
+    for s in out.values():
+        assert KEYS <= s.keys() and len(s["ci95"]) == 2
+
+
+def test_cli_table(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        cli.main(["tournament", "--players", "greedy,random", "--matches", "1", "--jobs", "1"]) == 0
+    )
+    out = capsys.readouterr().out
+    assert "greedy" in out and "median decision" in out
+
+
+def test_unknown_strategy_is_refused() -> None:
+    with pytest.raises(SystemExit):
+        cli.main(["tournament", "--players", "greedy,wizard", "--matches", "1"])
