@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from datetime import UTC, datetime, timedelta
 
 import httpx
@@ -186,3 +187,18 @@ async def test_no_5xx_for_odd_input(client: Api) -> None:
         assert response.status_code < 500, (method, path, response.text)
         if response.status_code >= 400:
             assert "code" in response.json()["error"]
+
+
+async def test_the_periodic_task_purges_expired_rooms(make_server) -> None:
+    server: LiveServer = make_server(purge_interval_seconds=0.05)
+    async with httpx.AsyncClient(base_url=server) as http:
+        api = Api(http)
+        room, _ = await online_room(api, seed=6)
+        ok(await api.summary(room))
+        later = datetime.now(UTC) + timedelta(days=8)
+        server.set_clock(lambda: later)
+        for _ in range(500):  # the purge runs every 50 ms; give it a few rounds
+            if (await api.summary(room)).status_code == 404:
+                break
+            await asyncio.sleep(0.02)
+        assert error_code(await api.summary(room), 404) == "room_not_found"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from rummytest import Api, LiveServer
-from serverkit import error_code, ok, online_room
+from serverkit import error_code, ok
 
 import rules
 
