@@ -201,15 +201,30 @@ class Game:
     async def move(
         self, room_id: str, seat: int, move: rules.Move, version: int | None
     ) -> RoomView:
+        """Apply `move`; returns the seat's view after it (and after any bot turns)."""
+        await self.play(room_id, seat, move, version)
+        return await self.view(room_id, seat)
+
+    async def play(self, room_id: str, seat: int, move: rules.Move, version: int | None) -> None:
+        """Apply `move` and build no view: a websocket gets its view with everyone else's."""
+
         def apply(state: rules.GameState, snap: Snapshot) -> rules.GameState:
             return rules.apply(state, seat, move)
 
         payload = rules.move_to_json(move)
-        return await self._act(room_id, seat, version, "move", payload, apply)
+        await self._act(room_id, seat, version, "move", payload, apply)
 
     async def vote(
         self, room_id: str, seat: int, kind: rules.VoteKind, version: int | None
     ) -> RoomView:
+        await self.cast(room_id, seat, kind, version)
+        return await self.view(room_id, seat)
+
+    async def cast(
+        self, room_id: str, seat: int, kind: rules.VoteKind, version: int | None
+    ) -> None:
+        """Vote, building no view (see `play`)."""
+
         def apply(state: rules.GameState, snap: Snapshot) -> rules.GameState:
             # Bots always agree, so only humans vote; in a local room the holder decides.
             if snap.mode == "local":
@@ -218,7 +233,7 @@ class Game:
                 voters = tuple(s.seat for s in snap.seats if s.bot is None)
             return rules.vote(state, seat, kind, voters)
 
-        return await self._act(room_id, seat, version, "vote", {"vote": kind}, apply)
+        await self._act(room_id, seat, version, "vote", {"vote": kind}, apply)
 
     async def _act(
         self,
@@ -228,7 +243,7 @@ class Game:
         kind: str,
         payload: dict[str, Any],
         apply: Callable[[rules.GameState, Snapshot], rules.GameState],
-    ) -> RoomView:
+    ) -> None:
         async with self.hub.lock(room_id):
             snap = await self.snapshot(room_id)
             if version is not None and version != snap.version:
@@ -241,7 +256,6 @@ class Game:
             new_state = apply(snap.state, snap)
             await self._commit(snap, Commit(seat=seat, kind=kind, payload=payload, state=new_state))
             await self._play_bots(room_id)
-        return await self.view(room_id, seat)
 
     async def _stale(self, room_id: str, seat: int, message: str) -> StaleVersion:
         view = await self.view(room_id, seat)

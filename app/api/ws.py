@@ -98,10 +98,10 @@ async def _handle(
     try:
         if kind == "move":
             body = MoveRequest.model_validate(data, extra="ignore")
-            await game.move(room, seat, body.move, body.version)
+            await game.play(room, seat, body.move, body.version)
         elif kind == "vote":
             vote = VoteRequest.model_validate(data, extra="ignore")
-            await game.vote(room, seat, vote.vote, vote.version)
+            await game.cast(room, seat, vote.vote, vote.version)
         else:
             raise InvalidRequest('type must be "move", "vote" or "ping"')
     except ValidationError as exc:
@@ -133,7 +133,8 @@ async def _write(
             connected = await game.hub.presence(room)
             if want_state:
                 view = await game.view(room, seat, snap)
-                await websocket.send_json({"type": "state", "state": view.model_dump(mode="json")})
+                # Serialized once, straight to text: this runs for every socket on every move.
+                await websocket.send_text('{"type":"state","state":' + view.model_dump_json() + "}")
             if want_presence:
                 seats = [s.model_dump(mode="json") for s in seat_infos(snap, connected)]
                 await websocket.send_json({"type": "presence", "seats": seats})
