@@ -63,8 +63,9 @@ def choose_move(name: str, view: rules.SeatView, rng: random.Random) -> rules.Mo
         raise RuntimeError("a bot's turn with no legal move")
     try:
         move = get_strategy(name).choose(view, legal, rng)
-    except Exception:  # a broken strategy must not stop the table
-        log.exception("bot strategy %s failed; playing the fallback", name)
+    except Exception as exc:  # a broken strategy must not stop the table
+        # Only the error's type: its message may name cards, and logs never show cards.
+        log.warning("bot strategy %s failed (%s); playing the fallback", name, type(exc).__name__)
         move = _Fallback().choose(view, legal, rng)
     return move
 

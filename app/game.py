@@ -364,18 +364,17 @@ def players_range(ruleset: Any) -> tuple[int, int]:
 
 
 def bot_to_move(snap: Snapshot) -> int | None:
-    if snap.is_waiting:
+    # Read straight from the state (the seat view shows the same phase and turn): this
+    # runs after every move.
+    state = snap.state
+    if state.phase not in PLAYING or state.turn not in snap.bot_seats or snap.is_waiting:
         return None
-    public = rules.seat_view(snap.state, 0)
-    if public.phase not in PLAYING or public.turn not in snap.bot_seats:
-        return None
-    return public.turn
+    return state.turn
 
 
 def _mark_hands(snap: Snapshot, entry: Commit) -> Commit:
     """Note whether this entry ends the current hand and whether it deals a new one."""
-    before = rules.seat_view(snap.state, 0)
-    after = rules.seat_view(entry.state, 0)
+    before, after = snap.state, entry.state  # phase as every seat view shows it
     was_playing = before.phase in PLAYING
     new_hand = None
     if entry.kind == "vote" and after.phase in PLAYING:

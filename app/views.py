@@ -100,7 +100,7 @@ class CreatedRoom(BaseModel):
     token: str
     invite_url: str
     seat_url: str
-    tokens: list[str] | None = Field(
+    tokens: list[str | None] | None = Field(
         default=None, description="local mode: every seat's token, by seat (null for bots)"
     )
 

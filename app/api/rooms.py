@@ -49,7 +49,7 @@ async def create_room(body: CreateRoomRequest, game: GameDep, request: Request) 
         token=token,
         invite_url=_url(request, f"/r/{room}"),
         seat_url=_url(request, f"/r/{room}#seat={token}"),
-        tokens=[t or "" for t in tokens] if body.mode == "local" else None,
+        tokens=tokens if body.mode == "local" else None,
     )
 
 
