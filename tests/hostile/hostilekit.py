@@ -16,6 +16,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 CARD = re.compile(r"(?<![A-Za-z0-9])(?:[A2-9TJQK][CDHS]|JK)(?![A-Za-z0-9])")
+QUOTED_CARD = re.compile(r'"([A2-9TJQK][CDHS]|JK)"')
 
 
 def bearer(token: str) -> dict[str, str]:
@@ -56,28 +57,36 @@ def cards_in(text: str) -> Counter[str]:
     return Counter(CARD.findall(text))
 
 
-def hidden_from(state: Any, seat: int) -> Counter[str]:
-    """Cards `seat` must not learn from the server: every other hand and the stock, minus
-    the copies it may know of (its own hand, the discard pile, the table)."""
-    secret: Counter[str] = Counter()
+def public_cards(state: Any) -> set[str]:
+    """Cards every seat sees in `state`: the discard pile and the table (a card taken from
+    the discard pile stays known: `drawn_from_discard`, `last_move`)."""
+    seen = set(state.discard)
+    for meld in state.melds:
+        seen.update(meld.cards)
+        seen.update(meld.stands_for)
+    if state.drawn_from_discard:
+        seen.add(state.drawn_from_discard)
+    if state.last_move is not None:  # a discard reshuffled straight into the stock
+        seen.update(cards_in(json.dumps(state.last_move.move)))
+    return seen
+
+
+def hidden_from(state: Any, seat: int, public: Iterable[str] = ()) -> set[str]:
+    """Cards `seat` must not learn of: those in another hand or in the stock, unless the
+    seat holds a copy or has seen the card in the open this hand (`public`)."""
+    secret: set[str] = set(state.stock)
     for other, hand in enumerate(state.hands):
         if other != seat:
             secret.update(hand)
-    secret.update(state.stock)
-    known: Counter[str] = Counter(state.hands[seat])
-    known.update(state.discard)
-    for meld in state.melds:
-        known.update(meld.cards)
-        known.update(meld.stands_for)
-    return Counter({c: n for c, n in secret.items() if c not in known})
+    return secret - set(state.hands[seat]) - public_cards(state) - set(public)
 
 
-def leaks(text: str, state: Any, seat: int, sent: Iterable[str] = ()) -> set[str]:
+def leaks(
+    text: str, state: Any, seat: int, sent: Iterable[str] = (), public: Iterable[str] = ()
+) -> set[str]:
     """Cards named in `text` that `seat` cannot know of in `state`, leaving out the cards the
     seat itself named in its request (an error may repeat them)."""
-    own = set(sent)
-    secret = hidden_from(state, seat)
-    return {c for c in cards_in(text) if c in secret and c not in own}
+    return (set(cards_in(text)) & hidden_from(state, seat, public)) - set(sent)
 
 
 def dumps(data: Any) -> str:
