@@ -76,16 +76,18 @@ export function renderLobby(store) {
         modeOption("local", t("modeLocal"), t("modeLocalHelp"), form),
         modeOption("computer", t("modeComputer"), t("modeComputerHelp"), form)),
       h("div", { class: "row fields" },
-        h("label", { class: "field" }, h("span", { text: t("players") }),
-          h("select", { name: "players", id: "players", data: { field: "players" }, disabled: counts.length < 2 },
-            counts.map((n) => h("option", { value: String(n), selected: Number(form.players) === n, text: String(n) })))),
+        counts.length > 1
+          ? h("label", { class: "field" }, h("span", { text: t("players") }),
+              h("select", { name: "players", id: "players", data: { field: "players" } },
+                counts.map((n) => h("option", { value: String(n), selected: Number(form.players) === n, text: String(n) }))))
+          : null,
         form.mode === "computer"
           ? h("label", { class: "field" }, h("span", { text: t("level") }),
               h("select", { name: "level", id: "level", data: { field: "level" } },
                 ["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: form.level === l, text: t(`level${l[0].toUpperCase()}${l.slice(1)}`) }))))
           : null,
         h("label", { class: "field grow" }, h("span", { text: t("yourName") }),
-          h("input", { name: "name", id: "name", maxlength: "24", autocomplete: "nickname", value: form.name, data: { field: "name" } }))),
+          h("input", { name: "name", id: "name", maxlength: "24", autocomplete: "nickname", placeholder: t("namePlaceholder"), value: form.name, data: { field: "name" } }))),
       h("button", { type: "submit", class: "btn primary big", id: "create", text: t("create") }),
     ),
     h("section", { class: "card-panel saved", id: "saved" },

@@ -18,6 +18,7 @@ export default {
   levelMedium: "Medium",
   levelHard: "Hard",
   yourName: "Your name",
+  namePlaceholder: "for example Anna",
   defaultName: "Player {n}",
   create: "Create game",
   rulesFull: "Full rules of {name}",

@@ -19,6 +19,7 @@ export default {
   levelMedium: "Gemiddeld",
   levelHard: "Moeilijk",
   yourName: "Jouw naam",
+  namePlaceholder: "bijvoorbeeld Anna",
   defaultName: "Speler {n}",
   create: "Spel maken",
   rulesFull: "Alle regels van {name}",
