@@ -8,16 +8,21 @@ What is listed, per phase:
 
 * draw phase: each source with a card to take.
 * play phase: every discard (one per distinct code); every single meld the hand can form,
-  with and without jokers; every lay-off onto every meld: each single card at each end,
-  every longer extension of a run at one end, every group of cards completing a set
-  (which is how rummy51 frees a set's joker); every joker swap.
-* Multi-meld moves are combinatorial, so they are listed only where a single meld cannot do
-  the same job, bounded: for a player who has not opened in a variant with an opening
-  minimum, the combinations of two to four disjoint melds that first reach the minimum
-  (at most `meldsearch.MAX_OPENING_COMBOS`, searching at most `meldsearch.MAX_SEARCH_NODES` partial
-  combinations) and the partitions of all cards but one into melds, i.e. going rummy (at
-  most `meldsearch.MAX_RUMMY_PARTITIONS`). Elsewhere several melds in one turn are the same as
-  single melds one after another, which are always listed.
+  with and without jokers (a joker fills a gap or an end, never the place of a card the
+  hand holds); every lay-off onto every meld: each single card at each end, every longer
+  extension of a run at one end, every group of cards completing a set (which is how
+  rummy51 frees a set's joker); every joker swap.
+* Multi-meld moves are combinatorial, so they are listed only where single melds one after
+  another cannot do the same: for a player who has not opened in a variant with an opening
+  minimum, (a) the combinations of two to four disjoint melds that first reach the minimum
+  (at most `meldsearch.MAX_OPENING_COMBOS` of them, searching at most
+  `meldsearch.MAX_SEARCH_NODES` partial combinations, highest-valued melds first) and
+  (b) the partitions of all cards but one into melds, i.e. going rummy below the minimum
+  (at most `meldsearch.MAX_RUMMY_PARTITIONS`). In every other case several melds in one
+  turn equal single melds in a row, and single melds are always listed.
+
+Every move listed is legal (same checks as `apply`); for natural cards the listing of
+single melds, single-card lay-offs and discards is complete.
 """
 
 from __future__ import annotations
@@ -25,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 from rules.cards import JOKER
-from rules.convert import meld_from_model, to_api_move
+from rules.convert import ints, meld_from_model, to_api_move
 from rules.core import (
     DISCARD,
     DRAW,
@@ -40,9 +45,7 @@ from rules.core import (
 )
 from rules.fastrules import EX_KEEP_TOP_ON_DRAW, fast_rules
 from rules.layoffs import layoff_moves, swap_moves
-from rules.melds import (
-    read_meld,
-)
+from rules.melds import read_meld
 from rules.meldsearch import opening_combos, rummy_partitions, single_melds
 from rules.moves import Move
 from rules.view import SeatView
@@ -143,8 +146,6 @@ def game_from_view(view: SeatView) -> Game:
     g.fixed_deal = None
     g.reshuffles = 0
     g.exhaustions = view.stock_exhaustions
-    from rules.convert import ints
-
     g.hands = [[] for _ in range(view.players)]
     g.hands[view.seat] = list(ints(view.hand))
     g.stock = [JOKER] * view.stock_count
