@@ -27,8 +27,8 @@ class Meld(Frozen):
     """Lay one or more new melds; a joker's place in a run follows the order given."""
 
     type: Literal["meld"] = "meld"
-    melds: tuple[Annotated[tuple[CardCode, ...], Field(min_length=1, max_length=14)], ...] = (
-        Field(min_length=1, max_length=8)
+    melds: tuple[Annotated[tuple[CardCode, ...], Field(min_length=1, max_length=14)], ...] = Field(
+        min_length=1, max_length=8
     )
 
 
