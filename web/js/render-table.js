@@ -244,6 +244,12 @@ function hand(store, view) {
   );
 }
 
+function ownLink(session) {
+  return h("details", { class: "own-link" },
+    h("summary", { text: t("ownLink") }),
+    h("input", { readonly: true, value: seatUrl(session.room, session.token), "aria-label": t("ownLink") }));
+}
+
 export function renderInvite(view, session) {
   const url = inviteUrl(session.room);
   const firstFree = (view?.seats || []).findIndex((s) => !s.name && !s.bot);
@@ -254,10 +260,7 @@ export function renderInvite(view, session) {
       h("input", { class: "invite-url", id: "invite-url", readonly: true, value: url, "aria-label": t("inviteTitle") }),
       h("button", { type: "button", class: "btn primary", data: { action: "copy-invite" }, text: t("inviteCopy") }),
     ),
-    h("details", { class: "own-link" },
-      h("summary", { text: t("ownLink") }),
-      h("input", { readonly: true, value: seatUrl(session.room, session.token), "aria-label": t("ownLink") }),
-    ),
+    ownLink(session),
   );
 }
 
@@ -286,6 +289,9 @@ export function renderTable(store) {
       h("span", { class: "count", text: t("cardsCount", { n: (view.hand || []).length }) }),
     ),
     store.order.length ? hand(store, view) : null,
-    renderScores(store, view, PLAYING.includes(view.phase) ? renderNewMatch(store, view) : null),
+    renderScores(store, view, [
+      PLAYING.includes(view.phase) ? renderNewMatch(store, view) : null,
+      session.mode !== "local" && !needInvite ? ownLink(session) : null,
+    ]),
   );
 }

@@ -6,6 +6,7 @@ export default {
     ["Your turn", ["Draw one card: the top of the stock or the top discard.", "Then meld as many melds as you like (press \"Meld\") and lay off onto any meld, your opponent's too, even before your own first meld. Cards on the table are never rearranged.", "End by discarding one card. The card you just took from the discard pile may not go straight back; you may meld it or lay it off."]],
     ["Going out and points", ["The hand ends the moment a player has no cards left, by melding, laying off or discarding. The winner scores the value of all cards the opponent still holds, complete melds included: ace 1, J/Q/K 10, others their number. No knock, gin or doubling bonus.", "Scores carry over; the first player at 100 or more after a hand wins the match. The dealer alternates."]],
     ["Empty stock", ["If the stock is empty when you draw, the discards under the top card are shuffled into a new stock. If that top card is all that is left, you take it. If nothing is left, the hand is a draw. After 200 completed turns the hand is a draw with no points."]],
+    ["Tips", ["Before discarding, look at both ends of the runs on the table. Complete melds still in your hand give your opponent points if they go out first: lay them down in time."]],
     ["Playing together", ["\"Next hand\" deals again and keeps the score; \"New round\" restarts the match at 0-0. Online both players must agree. On one device a screen to pass the device appears before each hand is revealed."]],
   ],
   basic: [
