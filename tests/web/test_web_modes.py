@@ -47,6 +47,7 @@ async def test_local_hot_seat_covers_between_turns(pages) -> None:
 
     await expect(cover).to_be_visible()
     await expect(cover).to_have_attribute("data-seat", "1")
+    await expect(cover.get_by_role("heading")).to_have_text("Geef het apparaat aan Speler 2")
     await screenshot(page, "local-cover")
     await expect(page.locator("#hand")).to_have_count(0)
     await page.locator("#reveal").click()

@@ -4,7 +4,10 @@ import { t } from "./i18n.js";
 
 export function seatName(view, seat) {
   const name = view?.seats?.[seat]?.name;
-  return name || t("defaultName", { n: seat + 1 });
+  // The server's placeholder names ("Player 2") are shown in the page's language.
+  const placeholder = /^(Player|Speler) (\d+)$/.exec(name || "");
+  if (!name || placeholder) return t("defaultName", { n: placeholder ? placeholder[2] : seat + 1 });
+  return name;
 }
 
 export function seatNames(view, seats) {
