@@ -32,6 +32,7 @@ import json
 import sys
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import rules
@@ -244,7 +245,7 @@ def run(args: argparse.Namespace) -> int:
     """The `rummy verify` command."""
     try:
         seen = _parse_seen(args.commitment or [])
-        text = sys.stdin.read() if args.log == "-" else open(args.log, encoding="utf-8").read()
+        text = sys.stdin.read() if args.log == "-" else Path(args.log).read_text("utf-8")
         reports = verify_log(json.loads(text), seen)
     except (OSError, ValueError) as exc:
         print(f"rummy verify: {exc}", file=sys.stderr)

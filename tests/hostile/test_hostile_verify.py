@@ -1,0 +1,271 @@
+"""`rummy verify` and web/verify.html on a log taken from a real server: a genuine log
+passes, and every kind of tampering is caught with a precise message."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import io
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from hostilekit import bearer, body, full_room
+from rummytest import LiveServer
+
+import rules
+from app.verify import verify_log
+
+ROOT = Path(__file__).resolve().parents[2]
+RUMMY = Path(sys.executable).parent / "rummy"
+# A fixed seed whose hand the policy below finishes in a few dozen moves (any seed works,
+# this one only keeps the test short).
+SEED = 43
+
+
+def _policy(view: rules.SeatView) -> rules.Move:
+    """Biggest meld, else biggest lay-off, else draw from the stock, else the last discard."""
+    legal = list(rules.legal_moves(view))
+    melds = [m for m in legal if isinstance(m, rules.Meld)]
+    if melds:
+        return max(melds, key=lambda m: sum(len(cards) for cards in m.melds))
+    layoffs = [m for m in legal if isinstance(m, rules.LayOff)]
+    if layoffs:
+        return max(layoffs, key=lambda m: len(m.cards))
+    draws = [m for m in legal if isinstance(m, rules.Draw)]
+    if draws:
+        return next((m for m in draws if m.source == "stock"), draws[0])
+    return legal[-1]
+
+
+def _seat_view(view: dict[str, Any]) -> rules.SeatView:
+    fields = rules.SeatView.model_fields
+    return rules.SeatView.model_validate({k: v for k, v in view.items() if k in fields})
+
+
+@pytest.fixture(scope="module")
+async def played(live_server: LiveServer) -> dict[str, Any]:
+    """One classic hand played to its end over HTTP; its log and the commitment both seats
+    were shown while it was played."""
+    async with httpx.AsyncClient(base_url=live_server, timeout=60) as http:
+        room, tokens = await full_room(http, "classic", 2, seed=SEED)
+        seen = set()
+        for _ in range(1000):
+            views = [
+                body(await http.get(f"/api/rooms/{room}/state", headers=bearer(t))) for t in tokens
+            ]
+            seen |= {v["commitment"] for v in views}
+            view = views[views[0]["turn"]]
+            if view["phase"] not in ("draw", "play"):
+                break
+            move = _policy(_seat_view(view))
+            body(
+                await http.post(
+                    f"/api/rooms/{room}/moves",
+                    json={"move": rules.move_to_json(move), "version": view["version"]},
+                    headers=bearer(tokens[view["turn"]]),
+                )
+            )
+        assert view["phase"] == "hand_over"
+        log = body(await http.get(f"/api/rooms/{room}/log", headers=bearer(tokens[1])))
+    assert len(seen) == 1 and len(log["hands"]) == 1
+    return {"log": log, "commitment": seen.pop()}
+
+
+def _verify(tmp_path: Path, log: Any, *args: str) -> subprocess.CompletedProcess[str]:
+    """`rummy verify` run in this process (app.cli.main, as the console script does)."""
+    from app.cli import main
+
+    path = tmp_path / "log.json"
+    path.write_text(log if isinstance(log, str) else json.dumps(log))
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(["verify", str(path), *args])
+    return subprocess.CompletedProcess(args, code, out.getvalue(), err.getvalue())
+
+
+def test_the_rummy_command_verifies_a_log(played: dict[str, Any], tmp_path: Path) -> None:
+    path = tmp_path / "log.json"
+    path.write_text(json.dumps(played["log"]))
+    seen = f"0={played['commitment']}"
+    done = subprocess.run(
+        [str(RUMMY), "verify", str(path), "--commitment", seen],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0 and "hand 0: OK" in done.stdout, done.stdout + done.stderr
+    path.write_text(json.dumps(_tampered(played["log"], _swap_stock)))
+    done = subprocess.run(
+        [str(RUMMY), "verify", str(path)], capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 1 and "hand 0: FAIL" in done.stdout
+
+
+def test_a_genuine_log_verifies(played: dict[str, Any], tmp_path: Path) -> None:
+    seen = played["commitment"]
+    done = _verify(tmp_path, played["log"], "--commitment", f"0={seen}")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.splitlines()[0].startswith(f"hand 0: OK  commitment {seen}")
+    assert done.stdout.splitlines()[-1] == "all hands verified"
+
+
+def _tampered(log: dict[str, Any], change: Any) -> dict[str, Any]:
+    copied = copy.deepcopy(log)
+    change(copied["hands"][0])
+    return copied
+
+
+def _swap_hand_cards(hand: dict[str, Any]) -> None:
+    hands = hand["start"]["hands"]
+    hands[0][0], hands[1][0] = hands[1][0], hands[0][0]
+
+
+def _swap_stock(hand: dict[str, Any]) -> None:
+    stock = hand["start"]["stock"]
+    stock[4], stock[9] = stock[9], stock[4]
+
+
+def _other_seed(hand: dict[str, Any]) -> None:
+    hand["start"]["hand_seed"] = "%064x" % (int(hand["start"]["hand_seed"], 16) ^ 1)
+
+
+def _change_a_discard(hand: dict[str, Any]) -> None:
+    for entry in hand["moves"]:
+        if entry["move"]["type"] == "discard":
+            held = set(hand["start"]["hands"][entry["seat"]]) - {entry["move"]["card"]}
+            entry["move"]["card"] = sorted(held)[0]
+            return
+
+
+def _drop_a_move(hand: dict[str, Any]) -> None:
+    del hand["moves"][3]
+
+
+def _raise_points(hand: dict[str, Any]) -> None:
+    hand["result"]["points"][hand["result"]["winner"]] += 10
+
+
+def _hide_seed(hand: dict[str, Any]) -> None:
+    hand["start"]["hand_seed"] = "0" * 64
+
+
+@pytest.mark.parametrize(
+    ("change", "expected"),
+    [
+        (_swap_hand_cards, "seat 0's hand in the log"),
+        (_swap_stock, "the stock in the log differs from the one the seed deals from card 5"),
+        (_other_seed, "commitment mismatch"),
+        (_change_a_discard, "is illegal"),
+        (_drop_a_move, "are not each used exactly once"),
+        (_raise_points, "but replaying its moves gives"),
+        (_hide_seed, "commitment mismatch"),
+    ],
+)
+def test_a_tampered_log_fails(
+    played: dict[str, Any], tmp_path: Path, change: Any, expected: str
+) -> None:
+    log = _tampered(played["log"], change)
+    done = _verify(tmp_path, log, "--commitment", f"0={played['commitment']}")
+    assert done.returncode == 1, done.stdout
+    first = done.stdout.splitlines()[0]
+    assert first.startswith("hand 0: FAIL") and expected in first, first
+    assert done.stdout.splitlines()[-1] == "VERIFICATION FAILED"
+
+
+def test_a_rigged_but_consistent_log_fails_against_the_commitment_seen(
+    played: dict[str, Any], tmp_path: Path
+) -> None:
+    """A server that re-dealt the hand from another seed and rewrote the log to match it
+    passes every check but one: the commitment the player saw during the hand."""
+    log = copy.deepcopy(played["log"])
+    start = rules.GameState.model_validate(log["hands"][0]["start"])
+    other = rules.new_game("classic", 2, seed=b"rigged".ljust(32, b"!"))
+    log["hands"][0]["start"] = start.model_copy(
+        update={
+            "hand_seed": other.hand_seed,
+            "hands": other.hands,
+            "stock": other.stock,
+            "discard": other.discard,
+        }
+    ).model_dump(mode="json")
+    log["hands"][0]["moves"] = []
+    log["hands"][0]["end_version"] = log["hands"][0]["start_version"] + len(
+        log["hands"][0]["votes"]
+    )
+    log["hands"][0]["result"] = None
+    assert verify_log(log)[0].ok  # consistent in itself ...
+    done = _verify(tmp_path, log, "--commitment", f"0={played['commitment']}")
+    assert done.returncode == 1 and "commitment mismatch" in done.stdout  # ... but not fair
+
+
+def test_not_a_log_is_an_error(tmp_path: Path) -> None:
+    for text in ("not json", "[]", '{"room": "x"}'):
+        done = _verify(tmp_path, text)
+        assert done.returncode == 2 and "rummy verify:" in done.stderr
+
+
+def test_a_commitment_for_a_hand_not_in_the_log_fails(
+    played: dict[str, Any], tmp_path: Path
+) -> None:
+    done = _verify(tmp_path, played["log"], "--commitment", f"5={played['commitment']}")
+    assert done.returncode == 1 and "hand 5: FAIL" in done.stdout
+
+
+# --- the web page ---------------------------------------------------------------------------
+
+NODE = shutil.which("node")
+PAGE_CHECK = """
+import { verifyLog } from "%s";
+const input = JSON.parse(await new Promise((ok) => {
+  let text = "";
+  process.stdin.on("data", (d) => (text += d));
+  process.stdin.on("end", () => ok(text));
+}));
+const out = [];
+for (const log of input.logs) {
+  const reports = await verifyLog(log, input.rulesets, { 0: [input.seen] });
+  out.push(reports.map((r) => ({ ok: r.ok, commitment: r.commitment, problems: r.problems })));
+}
+console.log(JSON.stringify(out));
+"""
+
+
+def test_the_page_is_served(live_server: LiveServer) -> None:
+    page = httpx.get(live_server + "/web/verify.html")
+    assert page.status_code == 200 and 'src="/web/js/verify.js"' in page.text
+    script = httpx.get(live_server + "/web/js/verify.js")
+    assert script.status_code == 200 and "export async function verifyLog" in script.text
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_the_page_checks_commitments_and_deals_like_the_cli(
+    played: dict[str, Any], live_server: LiveServer, tmp_path: Path
+) -> None:
+    """web/js/verify.js, run by node: the genuine log passes; a swapped card, a reordered
+    stock and another seed are caught, exactly where rummy verify catches them."""
+    logs = [played["log"]] + [
+        _tampered(played["log"], change) for change in (_swap_hand_cards, _swap_stock, _other_seed)
+    ]
+    rulesets = {v["name"]: v for v in body(httpx.get(live_server + "/api/variants"))}
+    script = tmp_path / "check.mjs"
+    script.write_text(PAGE_CHECK % (ROOT / "web/js/verify.js").as_uri())
+    done = subprocess.run(
+        [NODE, str(script)],
+        input=json.dumps({"logs": logs, "rulesets": rulesets, "seen": played["commitment"]}),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    genuine, swapped, reordered, reseeded = json.loads(done.stdout)
+    assert genuine == [{"ok": True, "commitment": played["commitment"], "problems": []}]
+    assert "seat 0's hand in the log" in swapped[0]["problems"][0]
+    assert "from card 5" in reordered[0]["problems"][0]
+    assert "commitment mismatch" in reseeded[0]["problems"][0]
+    assert not any(r[0]["ok"] for r in (swapped, reordered, reseeded))
