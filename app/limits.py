@@ -22,8 +22,9 @@ What it enforces, all configurable through `Settings` (env prefix `RUMMY_`):
   address turn it off).
 
 The limiter is in memory and per process, like the hub: behind several workers each one
-counts on its own. Clients are keyed by `scope["client"]` (run uvicorn with
-`--proxy-headers` and `--forwarded-allow-ips` behind a reverse proxy).
+counts on its own. Clients are keyed by `scope["client"]`, which uvicorn takes from
+`X-Forwarded-For` when the connection comes from a trusted proxy (127.0.0.1 by default,
+`FORWARDED_ALLOW_IPS` for others).
 """
 
 from __future__ import annotations
