@@ -227,6 +227,7 @@ function hand(store, view) {
     const el = renderCard(slot.code, {
       tag: "button",
       classes: [selected && "selected", stagedIds.has(slot.id) && "staged", hinted.has(slot.code) && "hinted",
+        store.newIds.has(slot.id) && "new",
         slot.code === view.drawn_from_discard && "drawn"].filter(Boolean),
       attrs: {
         "data-action": "select",

@@ -37,6 +37,7 @@ export class Store extends EventTarget {
     this.variants = [];
     this.order = []; // [{id, code}] in the player's own order
     this.selected = new Set(); // slot ids
+    this.newIds = new Set(); // slot ids of cards that just came in
     this.staged = []; // [[slot id]] melds prepared for one "Uitleggen"
     this.toast = null; // {text, detail, code}
     this.connection = "idle"; // idle | open | closed
@@ -71,7 +72,11 @@ export class Store extends EventTarget {
     const changed = !this.view || view.seat !== this.view.seat || !sameHand(this.view.hand || [], hand);
     const fresh = !this.view || view.seat !== this.view.seat || view.hand_number !== this.view.hand_number;
     if (fresh) this.order = [];
+    const before = new Set(this.order.map((slot) => slot.id));
     this.order = reconcile(this.order, hand);
+    // Cards that just came in (a draw, a swapped joker) are marked until the next change.
+    if (!fresh && changed) this.newIds = new Set(this.order.filter((s) => !before.has(s.id)).map((s) => s.id));
+    else if (fresh) this.newIds = new Set();
     if (fresh) this.order.sort((a, b) => compareBySuit(a.code, b.code));
     // Keep what is still in the hand selected: a draw arriving after a quick tap loses nothing.
     const ids = new Set(this.order.map((slot) => slot.id));
