@@ -23,7 +23,7 @@ from app.game import seed_bytes
 CARD = re.compile(r'"((?:[A2-9TJQK][CDHS])|JK)"')
 OVER = ("hand_over", "match_over")
 # Random hands can run to the turn limit; this many moves per hand keeps the suite short.
-MAX_MOVES = 90
+MAX_MOVES = 60
 
 
 class Truth:
@@ -126,7 +126,7 @@ async def play_random_hand(
             {k: v for k, v in view.items() if k not in ("room", "version", "seats")}
         )
         move = choose(list(rules.legal_moves(seat_view)), rng)
-        if step % 7 == 0:  # someone else tries to move, or a stale tab does: error bodies
+        if step % 10 == 0:  # someone else tries to move, or a stale tab does: error bodies
             other = (turn + 1) % players
             wrong = await api.move(room, tokens[other], rules.move_to_json(move), view["version"])
             assert wrong.status_code == 409
