@@ -6,7 +6,10 @@ of the fast engine (`rules.fast`); a "move" is one `generate` (legal moves) plus
 `--json` prints one JSON object with those figures instead. Rates are per second of this
 process's CPU time (`time.process_time`), so other load on the machine skews them less.
 
-    .venv/bin/python bench/engine.py [--seconds 2.0] [--json]
+    .venv/bin/python bench/engine.py [--seconds 2.0] [--json] [--api]
+
+`--api` plays through the public pydantic API instead (`rules.seat_view` +
+`rules.legal_moves` + `rules.apply` per move): what the server and bots pay per move.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import rules  # noqa: E402
 from rules import fast  # noqa: E402
 from rules.variants import VARIANTS  # noqa: E402
 
@@ -51,16 +55,41 @@ def run(variant: str, players: int, seconds: float) -> dict[str, float]:
     }
 
 
+def run_api(variant: str, players: int, seconds: float) -> dict[str, float]:
+    """Like `run`, through the public pydantic API (a seat view per move)."""
+    rng = random.Random(f"bench-{variant}-{players}")
+    hands = moves = 0
+    elapsed = 0.0
+    seed_no = 0
+    while elapsed < seconds:
+        state = rules.new_game(variant, players, seed=seed_no.to_bytes(8, "big"))
+        seed_no += 1
+        t0 = time.process_time()
+        while state.phase in ("draw", "play"):
+            seat = state.turn
+            legal = list(rules.legal_moves(rules.seat_view(state, seat)))
+            state = rules.apply(state, seat, rng.choice(legal))
+            moves += 1
+        elapsed += time.process_time() - t0
+        hands += 1
+    return {
+        "hands_per_s": round(hands / elapsed, 1),
+        "moves_per_s": round(moves / elapsed, 1),
+        "legal_calls_per_s": round(moves / elapsed, 1),
+    }
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--seconds", type=float, default=2.0, help="time per configuration")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--api", action="store_true", help="through the pydantic API")
     args = parser.parse_args(argv)
     results: dict[str, dict[str, float]] = {}
     for name, rs in VARIANTS.items():
         for players in range(rs.min_players, rs.max_players + 1):
             key = f"{name}-{players}"
-            results[key] = run(name, players, args.seconds)
+            results[key] = (run_api if args.api else run)(name, players, args.seconds)
             if not args.json:
                 r = results[key]
                 print(

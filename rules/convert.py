@@ -1,4 +1,9 @@
-"""The boundary: `GameState` <-> `core.Game` and API moves <-> engine move tuples."""
+"""The boundary: `GameState` <-> `core.Game` and API moves <-> engine move tuples.
+
+A state goes out as one nested dict validated in one `GameState.model_validate` call:
+pydantic-core validates it faster than Python code can construct the nested models one by
+one (or even `model_construct` them).
+"""
 
 from __future__ import annotations
 
@@ -23,9 +28,9 @@ from rules.errors import InvalidMove, MeldNotFound
 from rules.fastrules import fast_rules
 from rules.hands import FixedDeal, Result
 from rules.melds import END_ANY, END_HIGH, END_LOW, TMeld
-from rules.moves import Discard, Draw, LayOff, Meld, Move, Swap, move_to_json, parse_move
+from rules.moves import Discard, Draw, LayOff, Meld, Move, Swap, parse_move
 from rules.state import Deal, GameState, HandResult, TableMeld
-from rules.view import LastMove, Votes
+from rules.view import LastMove
 
 _END_OF = {None: END_ANY, "low": END_LOW, "high": END_HIGH}
 _END_NAME: dict[int, Literal["low", "high"] | None] = {
@@ -35,14 +40,18 @@ _END_NAME: dict[int, Literal["low", "high"] | None] = {
 }
 
 
+_CODE_OF = CODES.__getitem__
+_INT_OF = {code: i for i, code in enumerate(CODES)}.__getitem__
+
+
 def codes(cards: Sequence[int]) -> tuple[str, ...]:
     """Wire codes of engine ints."""
-    return tuple(CODES[c] for c in cards)
+    return tuple(map(_CODE_OF, cards))
 
 
 def ints(cards: Sequence[str]) -> tuple[int, ...]:
     """Engine ints of wire codes (already validated by the pydantic pattern)."""
-    return tuple(code_to_int(c) for c in cards)
+    return tuple(map(_INT_OF, cards))
 
 
 def meld_id(text: str) -> int:
@@ -126,7 +135,29 @@ def deal_from_fast(fixed: FixedDeal) -> Deal:
 def last_move_model(last: tuple[int, FastMove] | None) -> LastMove | None:
     if last is None:
         return None
-    return LastMove(seat=last[0], move=move_to_json(to_api_move(last[1])))
+    return LastMove(seat=last[0], move=move_json(last[1]))
+
+
+def move_json(move: FastMove) -> dict[str, str | list[str] | list[list[str]]]:
+    """The wire form of an engine move (what `move_to_json` gives for its API move)."""
+    kind = move[0]
+    if kind == DRAW:
+        return {"type": "draw", "source": "stock" if move[1] == SRC_STOCK else "discard"}
+    if kind == DISCARD:
+        return {"type": "discard", "card": CODES[move[1]]}
+    if kind == MELD:
+        return {"type": "meld", "melds": [[CODES[c] for c in g] for g in move[1]]}
+    if kind == LAYOFF:
+        out: dict[str, str | list[str] | list[list[str]]] = {
+            "type": "layoff",
+            "meld": f"m{move[1]}",
+            "cards": [CODES[c] for c in move[2]],
+        }
+        end = _END_NAME[move[3]]
+        if end is not None:
+            out["end"] = end
+        return out
+    return {"type": "swap", "meld": f"m{move[1]}", "card": CODES[move[2]]}
 
 
 def game_from_state(state: GameState) -> Game:
@@ -187,34 +218,62 @@ def result_model(res: Result) -> HandResult:
 
 def state_from_game(g: Game) -> GameState:
     """The frozen pydantic form of an engine `Game`."""
-    return GameState(
-        variant=g.r.name,
-        players=g.n,
-        seed=g.seed.hex(),
-        match_number=g.match_number,
-        hand_number=g.hand_number,
-        hand_seed=g.hand_seed.hex(),
-        fixed_deal=deal_from_fast(g.fixed_deal) if g.fixed_deal is not None else None,
-        reshuffles=g.reshuffles,
-        stock_exhaustions=g.exhaustions,
-        hands=tuple(codes(h) for h in g.hands),
-        stock=codes(g.stock[::-1]),
-        discard=codes(g.discard),
-        melds=tuple(meld_to_model(m) for m in g.melds),
-        next_meld_id=g.next_meld_id,
-        phase=PHASE_NAMES[g.phase],
-        turn=g.turn,
-        dealer=g.dealer,
-        scores=tuple(g.scores),
-        turns_completed=g.turns_completed,
-        opened=tuple(g.opened),
-        has_played=tuple(g.has_played),
-        drawn_from_discard=CODES[g.drawn] if g.drawn >= 0 else None,
-        jokers_taken=g.must_play,
-        laid_off_this_turn=g.laid_off,
-        played_this_turn=g.played,
-        hand_result=result_model(g.result) if g.result is not None else None,
-        match_winner=g.match_winner,
-        votes=Votes(next_hand=g.votes_next, new_match=g.votes_new),
-        last_move=last_move_model(g.last_move),
+    res = g.result
+    fixed = g.fixed_deal
+    return GameState.model_validate(
+        {
+            "variant": g.r.name,
+            "players": g.n,
+            "seed": g.seed.hex(),
+            "match_number": g.match_number,
+            "hand_number": g.hand_number,
+            "hand_seed": g.hand_seed.hex(),
+            "fixed_deal": None
+            if fixed is None
+            else {
+                "hands": [codes(h) for h in fixed[0]],
+                "discard": codes(fixed[1]),
+                "stock": codes(fixed[2]),
+            },
+            "reshuffles": g.reshuffles,
+            "stock_exhaustions": g.exhaustions,
+            "hands": [codes(h) for h in g.hands],
+            "stock": codes(g.stock[::-1]),
+            "discard": codes(g.discard),
+            "melds": [
+                {
+                    "id": f"m{m.id}",
+                    "kind": "run" if m.is_run else "set",
+                    "cards": codes(m.cards),
+                    "stands_for": codes(m.stands),
+                }
+                for m in g.melds
+            ],
+            "next_meld_id": g.next_meld_id,
+            "phase": PHASE_NAMES[g.phase],
+            "turn": g.turn,
+            "dealer": g.dealer,
+            "scores": g.scores,
+            "turns_completed": g.turns_completed,
+            "opened": g.opened,
+            "has_played": g.has_played,
+            "drawn_from_discard": CODES[g.drawn] if g.drawn >= 0 else None,
+            "jokers_taken": g.must_play,
+            "laid_off_this_turn": g.laid_off,
+            "played_this_turn": g.played,
+            "hand_result": None
+            if res is None
+            else {
+                "reason": res.reason,
+                "winner": res.winner,
+                "points": res.points,
+                "hands": [codes(h) for h in res.hands],
+                "rummy": res.rummy,
+            },
+            "match_winner": g.match_winner,
+            "votes": {"next_hand": g.votes_next, "new_match": g.votes_new},
+            "last_move": None
+            if g.last_move is None
+            else {"seat": g.last_move[0], "move": move_json(g.last_move[1])},
+        }
     )

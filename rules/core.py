@@ -37,10 +37,15 @@ from rules.errors import (
 from rules.fastrules import EX_KEEP_TOP_ON_DRAW
 from rules.hands import HandMixin
 from rules.melds import TMeld, joker_slots, layoff_run, layoff_set, read_meld
+from rules.view import PhaseName
 
 DRAW_PHASE, PLAY_PHASE, HAND_OVER, MATCH_OVER = 1, 2, 3, 4
-PHASE_NAMES = {DRAW_PHASE: "draw", PLAY_PHASE: "play", HAND_OVER: "hand_over",
-               MATCH_OVER: "match_over"}  # fmt: skip
+PHASE_NAMES: dict[int, PhaseName] = {
+    DRAW_PHASE: "draw",
+    PLAY_PHASE: "play",
+    HAND_OVER: "hand_over",
+    MATCH_OVER: "match_over",
+}
 PHASE_INTS = {v: k for k, v in PHASE_NAMES.items()}
 DRAW, MELD, LAYOFF, SWAP, DISCARD = 0, 1, 2, 3, 4
 SRC_STOCK, SRC_DISCARD = 0, 1

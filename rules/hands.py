@@ -5,7 +5,7 @@ RULES.md that run between moves.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal
 
 from rules.cards import JOKER
 from rules.errors import InvalidVote, WrongPhase
@@ -21,6 +21,7 @@ from rules.melds import TMeld, can_take_natural
 from rules.shuffle import hand_seed, reshuffle_label, shuffle
 
 _DRAW_PHASE, _HAND_OVER, _MATCH_OVER = 1, 3, 4
+ReasonName = Literal["out", "draw", "stalemate"]
 FixedDeal = tuple[tuple[tuple[int, ...], ...], tuple[int, ...], tuple[int, ...]]
 
 
@@ -31,7 +32,7 @@ class Result:
 
     def __init__(
         self,
-        reason: str,
+        reason: ReasonName,
         winner: int | None,
         points: tuple[int, ...],
         hands: tuple[tuple[int, ...], ...],
@@ -210,7 +211,7 @@ class HandMixin:
     def _hands_tuple(self) -> tuple[tuple[int, ...], ...]:
         return tuple(tuple(h) for h in self.hands)
 
-    def _end_hand(self, reason: str) -> None:
+    def _end_hand(self, reason: ReasonName) -> None:
         self._finish(Result(reason, None, (0,) * self.n, self._hands_tuple(), False))
 
     def _finish(self, result: Result) -> None:
