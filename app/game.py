@@ -228,9 +228,9 @@ class Game:
         def apply(state: rules.GameState, snap: Snapshot) -> rules.GameState:
             # Bots always agree, so only humans vote; in a local room the holder decides.
             if snap.mode == "local":
-                voters: tuple[int, ...] = (seat,)
+                voters = frozenset({seat})
             else:
-                voters = tuple(s.seat for s in snap.seats if s.bot is None)
+                voters = frozenset(s.seat for s in snap.seats if s.bot is None)
             return rules.vote(state, seat, kind, voters)
 
         await self._act(room_id, seat, version, "vote", {"vote": kind}, apply)

@@ -80,7 +80,7 @@ def build_summary(snap: Snapshot, connected: set[int]) -> RoomSummary:
         room=snap.id,
         variant=snap.variant,
         players=snap.players,
-        mode=snap.mode,  # type: ignore[arg-type]
+        mode=snap.mode,
         status=status,
         version=snap.version,
         hand_number=public.hand_number,
