@@ -46,6 +46,8 @@ log = logging.getLogger("rummy.game")
 Clock = Callable[[], datetime]
 # A bound on consecutive bot turns in one go, so a rules bug cannot spin forever.
 MAX_BOT_TURNS = 2000
+# How often a vote (no version) is re-applied after another process wrote its room first.
+MAX_UNVERSIONED_RETRIES = 5
 
 
 def utcnow() -> datetime:
@@ -245,16 +247,26 @@ class Game:
         apply: Callable[[rules.GameState, Snapshot], rules.GameState],
     ) -> None:
         async with self.hub.lock(room_id):
-            snap = await self.snapshot(room_id)
-            if version is not None and version != snap.version:
-                # The client may have seen a newer version through another process.
-                snap = await self.snapshot(room_id, fresh=True)
-            if version is not None and version != snap.version:
-                raise await self._stale(room_id, seat, f"version {version} is stale")
-            if snap.is_waiting:
-                raise WaitingForPlayers("wait until every seat is taken")
-            new_state = apply(snap.state, snap)
-            await self._commit(snap, Commit(seat=seat, kind=kind, payload=payload, state=new_state))
+            for attempt in range(MAX_UNVERSIONED_RETRIES + 1):
+                snap = await self.snapshot(room_id, fresh=attempt > 0)
+                if version is not None and version != snap.version:
+                    # The client may have seen a newer version through another process.
+                    snap = await self.snapshot(room_id, fresh=True)
+                if version is not None and version != snap.version:
+                    raise await self._stale(room_id, seat, f"version {version} is stale")
+                if snap.is_waiting:
+                    raise WaitingForPlayers("wait until every seat is taken")
+                new_state = apply(snap.state, snap)
+                entry = Commit(seat=seat, kind=kind, payload=payload, state=new_state)
+                try:
+                    await self._commit(snap, entry)
+                except StaleVersion:
+                    # Another process wrote the room first. An action without a version
+                    # (a vote) means "on whatever is current": apply it again there.
+                    if version is not None or attempt == MAX_UNVERSIONED_RETRIES:
+                        raise
+                    continue
+                break
             await self._play_bots(room_id)
 
     async def _stale(self, room_id: str, seat: int, message: str) -> StaleVersion:
@@ -275,7 +287,16 @@ class Game:
         self.snapshots.put(
             replace(snap, version=version, state=entry.state, hand_seq=hand_seq, active_at=now)
         )
-        await self.hub.publish(snap.id, {"kind": "state", "version": version})
+        # The event carries what changed, so other processes (RedisHub) update their cached
+        # snapshot of this room instead of reading it back from the database.
+        event = {
+            "kind": "state",
+            "version": version,
+            "state": entry.state.model_dump_json(),
+            "hand_seq": hand_seq,
+            "active_at": now.isoformat(),
+        }
+        await self.hub.publish(snap.id, event)
 
     async def _play_bots(self, room_id: str) -> None:
         """Play every consecutive bot turn now, each as its own committed move."""

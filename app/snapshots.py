@@ -23,8 +23,11 @@ from __future__ import annotations
 import asyncio
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
+from datetime import datetime
 from typing import Any
 
+import rules
 from app.store import Snapshot
 
 Loader = Callable[[str], Awaitable[Snapshot]]
@@ -68,9 +71,16 @@ class SnapshotCache:
             del self._loading[room]
 
     async def reload(self, room: str) -> Snapshot:
-        """Read the database now (a client claims a version we do not have)."""
+        """Read the database now (a client claims a version we do not have).
+
+        Never joins a load already in flight: that one may have started before the news.
+        """
         self.forget(room)
-        return await self.get(room)
+        generation = self._generation[room]
+        snap = await self._load(room)
+        if self._generation.get(room, 0) == generation:
+            self._store(snap)
+        return snap
 
     def put(self, snap: Snapshot) -> None:
         """Record a snapshot this process just committed (never replaces a newer one)."""
@@ -89,13 +99,33 @@ class SnapshotCache:
             self.forget(room)
 
     def on_event(self, room: str, event: dict[str, Any]) -> None:
-        """A hub event: drop the entry unless it already holds the version announced."""
+        """A hub event: keep, advance or drop the room's entry.
+
+        An entry that already holds the version announced stays. One exactly a version
+        behind advances with the state the event carries (another process's move), so the
+        sockets here send it without reading the database. Anything else is dropped.
+        """
         if event.get("kind") != "state":
             return
         cached = self._entries.get(room)
         version = event.get("version")
-        if cached is not None and isinstance(version, int) and cached.version >= version:
-            return
+        if cached is not None and isinstance(version, int):
+            if cached.version >= version:
+                return
+            if cached.version == version - 1 and isinstance(event.get("state"), str):
+                try:
+                    advanced = replace(
+                        cached,
+                        version=version,
+                        state=rules.GameState.model_validate_json(event["state"]),
+                        hand_seq=int(event["hand_seq"]),
+                        active_at=datetime.fromisoformat(event["active_at"]),
+                    )
+                except (ValueError, KeyError, TypeError):
+                    pass  # not what we expected: read it from the database instead
+                else:
+                    self.put(advanced)
+                    return
         self.forget(room)
 
     def _store(self, snap: Snapshot) -> None:
