@@ -43,6 +43,9 @@ export const sendMove = (id, token, move, version) =>
 export const sendVote = (id, token, vote) =>
   request("POST", `${room(id)}/votes`, { token, body: { vote } });
 
+/** Close codes the server uses for 401/403/404/410: the error code each stands for. */
+const FATAL = { 4401: "unauthorized", 4403: "forbidden", 4404: "room_not_found", 4410: "room_expired" };
+
 /**
  * A websocket to one room that reconnects by itself. Callbacks: onMessage(msg),
  * onStatus("open" | "closed"). The server sends the full view on every connect, which is
@@ -83,9 +86,15 @@ export class RoomSocket {
       }
       this.onMessage(msg);
     });
-    ws.addEventListener("close", () => {
+    ws.addEventListener("close", (ev) => {
       clearInterval(this.pinger);
       if (this.ws !== ws || this.closed) return;
+      if (FATAL[ev.code]) {
+        // The seat or the room is gone: retrying cannot help.
+        this.closed = true;
+        this.onStatus("fatal", FATAL[ev.code]);
+        return;
+      }
       this.onStatus("closed");
       const delay = Math.min(8000, 400 * 2 ** this.retry);
       this.retry += 1;

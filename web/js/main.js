@@ -125,7 +125,12 @@ async function connect() {
       else if (msg.type === "presence") store.setSeats(msg.seats);
       else if (msg.type === "error") showError({ error: msg.error });
     },
-    onStatus: async (status) => {
+    onStatus: async (status, code) => {
+      if (status === "fatal") {
+        store.extra.message = errorText({ code, message: code });
+        store.update({ page: "error", connection: "idle" });
+        return;
+      }
       store.update({ connection: status });
       if (status === "open") {
         try {

@@ -158,6 +158,7 @@ export default {
   err_room_not_found: "This room does not exist.",
   err_room_expired: "This room has expired.",
   err_unauthorized: "Your seat code is unknown.",
+  err_forbidden: "This seat code belongs to another room.",
   err_rate_limited: "Slow down: too many requests.",
   tipGroups: "Several melds at once? Choose one and press \"+ Group\", then the next.",
   selectOne: "Select exactly one card to discard.",

@@ -168,6 +168,7 @@ export default {
   err_room_not_found: "Deze kamer bestaat niet.",
   err_room_expired: "Deze kamer is verlopen.",
   err_unauthorized: "Je plaatscode is onbekend.",
+  err_forbidden: "Deze plaatscode hoort bij een andere kamer.",
   err_rate_limited: "Even rustig aan: te veel verzoeken.",
   tipGroups: "Meer combinaties tegelijk? Kies er één en druk op «+ Groep», dan de volgende.",
   selectOne: "Selecteer precies één kaart om af te leggen.",
