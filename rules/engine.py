@@ -9,10 +9,10 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from rules.cards import CODES, cards_name
 from rules.convert import (
     deal_to_fast,
     game_from_state,
-    ints,
     state_from_game,
     to_fast_move,
 )
@@ -36,8 +36,6 @@ def _check_deal(r: FastRules, players: int, deal: Deal) -> FixedDeal:
     if dealt != Counter(r.deck):
         missing = Counter(r.deck) - dealt
         extra = dealt - Counter(r.deck)
-        from rules.cards import cards_name
-
         parts = []
         if missing:
             parts.append("missing " + cards_name(sorted(missing.elements())))
@@ -152,8 +150,6 @@ def replay(start: GameState, moves: Iterable[tuple[int, Move]]) -> GameState:
 
 def deck_of(variant: str) -> tuple[str, ...]:
     """Every card code of a variant's pack (two copies each in rummy51, plus jokers)."""
-    from rules.cards import CODES
-
     return tuple(CODES[c] for c in fast_rules(variant).deck)
 
 
@@ -162,7 +158,6 @@ __all__ = [
     "apply",
     "deck_of",
     "hand_start",
-    "ints",
     "new_fast_game",
     "new_game",
     "replay",
