@@ -74,7 +74,7 @@ async def played(live_server: LiveServer) -> dict[str, Any]:
         assert view["phase"] == "hand_over"
         log = body(await http.get(f"/api/rooms/{room}/log", headers=bearer(tokens[1])))
     assert len(seen) == 1 and len(log["hands"]) == 1
-    return {"log": log, "commitment": seen.pop()}
+    return {"log": log, "commitment": seen.pop(), "room": room, "token": tokens[1]}
 
 
 def _verify(tmp_path: Path, log: Any, *args: str) -> subprocess.CompletedProcess[str]:
@@ -269,3 +269,50 @@ def test_the_page_checks_commitments_and_deals_like_the_cli(
     assert "from card 5" in reordered[0]["problems"][0]
     assert "commitment mismatch" in reseeded[0]["problems"][0]
     assert not any(r[0]["ok"] for r in (swapped, reordered, reseeded))
+
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-quic",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's Chromium is not installed")
+async def test_the_page_verifies_in_a_browser(
+    played: dict[str, Any], live_server: LiveServer
+) -> None:
+    from playwright.async_api import async_playwright
+
+    errors: list[str] = []
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = await browser.new_page()
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            # The seat link's room and token: the page fetches the log itself.
+            await page.goto(
+                f"{live_server}/web/verify.html#room={played['room']}&seat={played['token']}"
+            )
+            results = page.locator("#results li")
+            await results.last.filter(has_text="every hand verified").wait_for(timeout=30_000)
+            assert await results.first.text_content() == (
+                f"hand 0: OK — commitment {played['commitment']}"
+            )
+            # A tampered log pasted in, with the commitment noted during the hand.
+            await page.fill("#log", json.dumps(_tampered(played["log"], _other_seed)))
+            await page.fill("#seen", f"0={played['commitment']}")
+            await page.click("button[type=submit]")
+            await results.last.filter(has_text="VERIFICATION FAILED").wait_for(timeout=30_000)
+            first = await results.first.text_content()
+            assert first.startswith("hand 0: FAIL") and "commitment mismatch" in first
+        finally:
+            await browser.close()
+    assert errors == []
