@@ -10,7 +10,7 @@ from webtools import PHONE, screenshot
 pytestmark = pytest.mark.browser
 
 
-async def test_lobby_and_rules_page(pages) -> None:
+async def test_lobby_and_rules_page(pages, http) -> None:
     page = await pages.page(path="/")
     await expect(page.get_by_role("heading", name="Nieuw spel")).to_be_visible()
     for label in ("Met een vriend spelen", "Op dit apparaat", "Tegen de computer"):
@@ -26,6 +26,13 @@ async def test_lobby_and_rules_page(pages) -> None:
     await page.get_by_role("button", name="English").click()
     await expect(page.locator("#rules h1")).to_have_text("Rummy 51 with jokers")
     await page.get_by_role("button", name="Nederlands").click()
+
+    # A room that does not exist, and a seat code the server does not know, say so.
+    await page.goto("/r/nosuchroom0000")
+    await expect(page.locator("#app")).to_contain_text("Deze kamer bestaat niet (meer).")
+    room = (await http.post("/api/rooms", json={"variant": "classic"})).json()["room"]
+    await page.goto(f"/r/{room}#seat=not-a-token")
+    await expect(page.locator("#app")).to_contain_text("Je plaatscode is onbekend.")
 
 
 async def test_local_hot_seat_covers_between_turns(pages) -> None:
