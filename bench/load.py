@@ -145,6 +145,7 @@ class Child:
         self.rooms: list[Room] = []
         self.window_start = 0.0
         self.window_end = 0.0
+        self.connected: set[tuple[str, int]] = set()
         self.stopping = False
         self.finish_deadline = 0.0
         self.chooser = Chooser(args.strategy, seed=args.seed * 1000 + index)
@@ -204,6 +205,7 @@ class Child:
                 async with connect(ws_url, max_size=2**22, open_timeout=20) as ws:
                     attempts = 0
                     self.stats.open_ws += 1
+                    self.connected.add((room.id, seat))
                     self.stats.ws_high = max(self.stats.ws_high, self.stats.open_ws)
                     try:
                         last_version = await self._play(ws, room, seat, last_version)
@@ -421,15 +423,20 @@ class Child:
         self.rooms = [r for r in made if r is not None]
         # Everyone starts together: the parent passes a wall-clock start time.
         await asyncio.sleep(max(0.0, start_at - time.time()))
-        t0 = time.perf_counter()
-        self.window_start = t0 + self.args.warmup
-        self.window_end = self.window_start + self.args.duration
+        self.window_start = self.window_end = float("inf")
         sampler = asyncio.create_task(self.sample_ws())
         tasks = [
             asyncio.create_task(self.seat_loop(room, seat))
             for room in self.rooms
             for seat in range(room.players)
         ]
+        # The window opens `warmup` seconds after every seat has connected (within 60 s).
+        seats = sum(room.players for room in self.rooms)
+        deadline = time.perf_counter() + 60
+        while len(self.connected) < seats and time.perf_counter() < deadline:
+            await asyncio.sleep(0.05)
+        self.window_start = time.perf_counter() + self.args.warmup
+        self.window_end = self.window_start + self.args.duration
         await asyncio.sleep(self.window_end - time.perf_counter())
         self.stopping = True
         self.finish_deadline = time.perf_counter() + self.args.finish_timeout

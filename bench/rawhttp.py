@@ -76,4 +76,9 @@ class RawHTTP:
         payload = await self._reader.readexactly(length) if length else b""
         if close:
             await self.close()
-        return status, (json.loads(payload) if payload else None)
+        if not payload:
+            return status, None
+        try:
+            return status, json.loads(payload)
+        except ValueError:
+            return status, payload.decode("utf-8", "replace")  # e.g. a plain-text 500
