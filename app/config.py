@@ -28,6 +28,8 @@ class Settings(BaseSettings):
     max_body_bytes: int = 64 * 1024
     ws_max_frame_bytes: int = 64 * 1024
     ws_idle_seconds: float = 600.0
+    body_timeout_seconds: float = 30.0
+    ws_max_per_client: int = 256
     # Where the static web app lives (index.html, js/, css/).
     web_dir: str | None = None
 

@@ -6,6 +6,8 @@ What it enforces, all configurable through `Settings` (env prefix `RUMMY_`):
 
 - `max_body_bytes`: a request body above it gets 413 `payload_too_large` before the app
   sees a byte of it (the body is buffered up to the cap, then replayed to the app).
+- `body_timeout_seconds`: a body that has not fully arrived by then gets 408
+  `request_timeout` (a slowloris client cannot hold the server).
 - `ws_max_frame_bytes`: a websocket message above it closes the socket with 1009
   ("message too big"). `rummy serve` also passes it to uvicorn as `ws_max_size`.
 - `ws_idle_seconds`: a websocket whose client sent nothing for that long is closed with
@@ -18,8 +20,10 @@ What it enforces, all configurable through `Settings` (env prefix `RUMMY_`):
   request to a room's URL from that client gets 429 `rate_limited` until the bucket refills.
   An exhausted bucket answers 429 with a `Retry-After` header; on a websocket, a move
   over the limit is answered with an error frame `rate_limited` and not applied.
-- `rate_limit_enabled`: the master switch (benchmarks that hammer one server from one
-  address turn it off).
+- `ws_max_per_client`: open websockets per client address; one more is refused with
+  HTTP 429 before it opens.
+- `rate_limit_enabled`: the master switch of the rates and the websocket count
+  (benchmarks that hammer one server from one address turn it off).
 
 The limiter is in memory and per process, like the hub: behind several workers each one
 counts on its own. Clients are keyed by `scope["client"]`, which uvicorn takes from
@@ -168,6 +172,8 @@ class Limits:
     max_body_bytes: int = 64 * 1024
     ws_max_frame_bytes: int = 64 * 1024
     ws_idle_seconds: float = 600.0
+    body_timeout_seconds: float = 30.0
+    ws_max_per_client: int = 256
     rate_limit_enabled: bool = True
     rates: dict[str, Rate | None] = field(default_factory=dict)
 
@@ -186,6 +192,8 @@ class Limits:
             max_body_bytes=int(get("max_body_bytes", base.max_body_bytes)),
             ws_max_frame_bytes=int(get("ws_max_frame_bytes", base.ws_max_frame_bytes)),
             ws_idle_seconds=float(get("ws_idle_seconds", base.ws_idle_seconds)),
+            body_timeout_seconds=float(get("body_timeout_seconds", base.body_timeout_seconds)),
+            ws_max_per_client=int(get("ws_max_per_client", base.ws_max_per_client)),
             rate_limit_enabled=bool(get("rate_limit_enabled", base.rate_limit_enabled)),
             rates=rates,
         )
@@ -236,6 +244,7 @@ class LimitsMiddleware:
         self.app = app
         self.limits = limits
         self.limiter = limiter or RateLimiter(limits.rates)
+        self._sockets: dict[str, int] = {}  # open websockets by client address
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
@@ -294,21 +303,19 @@ class LimitsMiddleware:
                 if declared > limit:
                     await _send_error(send, 413, "payload_too_large", _too_big_text(limit), None)
                     return
-        chunks: list[bytes] = []
-        size = 0
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went away before sending its body
-            chunk = message.get("body", b"")
-            size += len(chunk)
-            if size > limit:
-                await _send_error(send, 413, "payload_too_large", _too_big_text(limit), None)
-                return
-            chunks.append(chunk)
-            if not message.get("more_body", False):
-                break
-        body = b"".join(chunks)
+        try:
+            async with asyncio.timeout(self.limits.body_timeout_seconds or None):
+                body = await _read_body(receive, limit)
+        except TimeoutError:
+            # A body trickling in byte by byte would hold a worker forever (slowloris).
+            text = f"the request body did not arrive within {self.limits.body_timeout_seconds:g} s"
+            await _send_error(send, 408, "request_timeout", text, None)
+            return
+        if body is None:
+            return  # the client went away before sending its body
+        if len(body) > limit:
+            await _send_error(send, 413, "payload_too_large", _too_big_text(limit), None)
+            return
         replayed = False
 
         async def replay_receive() -> Message:
@@ -338,10 +345,29 @@ class LimitsMiddleware:
             else:
                 await send({"type": "websocket.close", "code": 1008, "reason": "rate_limited"})
             return
+        client = _client(scope)
+        cap = self.limits.ws_max_per_client
+        if self.limits.rate_limit_enabled and cap > 0 and self._sockets.get(client, 0) >= cap:
+            await receive()  # websocket.connect
+            text = f"more than {cap} open websockets from one address"
+            if "websocket.http.response" in scope.get("extensions", {}):
+                await _send_error(_denial(send), 429, "rate_limited", text, None)
+            else:
+                await send({"type": "websocket.close", "code": 1008, "reason": "rate_limited"})
+            return
+        self._sockets[client] = self._sockets.get(client, 0) + 1
+        try:
+            await self._open_websocket(scope, receive, send, client)
+        finally:
+            self._sockets[client] -= 1
+            if not self._sockets[client]:
+                del self._sockets[client]
 
+    async def _open_websocket(
+        self, scope: Scope, receive: Receive, send: Send, client: str
+    ) -> None:
         state = {"accepted": False, "closed": False}
         limits = self.limits
-        client = _client(scope)
 
         async def guarded_send(message: Message) -> None:
             kind = message["type"]
@@ -397,6 +423,22 @@ class LimitsMiddleware:
                 return message
 
         await self.app(scope, guarded_receive, guarded_send)
+
+
+async def _read_body(receive: Receive, limit: int) -> bytes | None:
+    """The whole request body, or as much as passes `limit` by one chunk; `None` when the
+    client disconnected first."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        chunk = message.get("body", b"")
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit or not message.get("more_body", False):
+            return b"".join(chunks)
 
 
 def _too_big_text(limit: int) -> str:
@@ -486,6 +528,7 @@ def document_limits(openapi: dict[str, Any]) -> dict[str, Any]:
             responses = operation["responses"]
             errors: dict[str, str] = {}
             if method in ("post", "put", "patch"):
+                errors["408"] = "The body did not arrive in time (`request_timeout`)"
                 errors["413"] = "Request body too large (`payload_too_large`)"
             if _ROOM_PATH.match(concrete):
                 errors |= _ROOM_ERRORS

@@ -5,6 +5,7 @@ same limits set through RUMMY_* variables of `rummy serve`."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import socket
 import subprocess
@@ -190,6 +191,58 @@ async def test_a_frame_over_a_configured_cap_closes_with_1009(limited: Any, clie
         await seat.until(lambda f: f["type"] == "pong")
         await seat.send({"type": "ping", "pad": "x" * 400})
         assert await seat.closed() == 1009
+
+
+async def test_a_body_that_trickles_in_gets_408(limited: Any) -> None:
+    live = limited(body_timeout_seconds=0.5)
+    host, port = live[len("http://") :].split(":")
+    reader, writer = await asyncio.open_connection(host, int(port))
+    try:
+        writer.write(
+            b"POST /api/rooms HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n"
+            b'Content-Length: 100\r\n\r\n{"variant"'
+        )
+        await writer.drain()
+        # ... and nothing more: the server answers without waiting for the other 89 bytes.
+        async with asyncio.timeout(60):
+            head = await reader.readuntil(b"\r\n\r\n")
+            assert head.startswith(b"HTTP/1.1 408 ")
+            length = int(
+                next(
+                    line.split(b":")[1]
+                    for line in head.split(b"\r\n")
+                    if line.lower().startswith(b"content-length:")
+                )
+            )
+            answer = json.loads(await reader.readexactly(length))
+        assert answer["error"]["code"] == "request_timeout"
+    finally:
+        writer.close()
+
+
+async def test_open_websockets_per_address_are_capped(limited: Any, client: Any) -> None:
+    live = limited(ws_max_per_client=2)
+    http = client(live)
+    room, tokens = await full_room(http, "classic", 2, seed=9006)
+    async with seat_socket(live, room, tokens[0]) as a, seat_socket(live, room, tokens[1]) as b:
+        await a.state()
+        await b.state()
+        with pytest.raises(InvalidStatus) as refused:
+            async with connect(live.ws_url + f"/api/rooms/{room}/ws?token={tokens[0]}"):
+                pass
+        assert refused.value.response.status_code == 429
+        assert b"rate_limited" in refused.value.response.body
+    # Once they are closed (the server notices soon after), sockets open again.
+    for _ in range(200):
+        try:
+            async with seat_socket(live, room, tokens[0]) as again:
+                assert (await again.state())["seat"] == 0
+                break
+        except InvalidStatus as exc:
+            assert exc.response.status_code == 429
+            await asyncio.sleep(0.05)
+    else:
+        raise AssertionError("no socket opened after the others closed")
 
 
 def _free_port() -> int:
