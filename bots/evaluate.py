@@ -53,6 +53,19 @@ class HandEval:
         self.p = draw_chance
         self._cache: dict[tuple[int, ...], float] = {}
 
+    def opened_copy(self) -> HandEval:
+        """The same prices for a seat that has opened (rummy51)."""
+        twin = HandEval(
+            self.k,
+            self.sp,
+            exposure=self.exposure,
+            tempo=self.tempo,
+            draw_chance=self.p,
+            opening_weight=self.opening_weight,
+        )
+        twin.opened = True
+        return twin
+
     def outs(self, card: int, others: Sequence[int]) -> float:
         """Weighted live cards that would put `card` into a meld with the other leftovers."""
         k = self.k

@@ -55,9 +55,12 @@ class ExpertStrategy:
         samples: int = 6,
         draw_samples: int = 8,
         feed_weight: float = 8.0,
-        tempo: float = 3.0,
+        tempo: float = 8.0,
         lookahead: bool = True,
         hold_until: int | None = 4,
+        opening_weight: float = 0.4,
+        hold_opened: bool = False,
+        exposure: float = 1.0,
         memory_size: int = 512,
     ) -> None:
         self.budget_ms = budget_ms
@@ -67,6 +70,9 @@ class ExpertStrategy:
         self.tempo = tempo
         self.lookahead = lookahead
         self.hold_until = hold_until
+        self.opening_weight = opening_weight
+        self.hold_opened = hold_opened
+        self.exposure = exposure
         self.book = MemoryBook(memory_size)
 
     # -- the Strategy protocol -------------------------------------------------------------
@@ -96,7 +102,11 @@ class ExpertStrategy:
         v = variant_of(view)
         know = Knowledge(view, memory, v)
         ev = HandEval(
-            know, splitter_for(view.variant), exposure=self._exposure(view), tempo=self.tempo
+            know,
+            splitter_for(view.variant),
+            exposure=self._exposure(view),
+            tempo=self.tempo,
+            opening_weight=self.opening_weight,
         )
         draws = by_type(legal, "draw")
         if draws:
@@ -120,7 +130,7 @@ class ExpertStrategy:
         """Points weigh more once an opponent is close to going out."""
         others = [n for s, n in enumerate(view.hand_counts) if s != view.seat]
         nearest = min(others) if others else 10
-        return 1.0 if nearest > 4 else 1.5 if nearest > 2 else 2.2
+        return self.exposure * (1.0 if nearest > 4 else 1.5 if nearest > 2 else 2.2)
 
     def _discard_cost(self, know: Knowledge, ev: HandEval, card: int) -> float:
         rest = _without(know.hand, [card])
@@ -212,9 +222,20 @@ class ExpertStrategy:
             # Melds kept in hand give the opponents nothing to lay off on.
             plays = [m for m in plays if m.type != "meld"]
         # Going out, or rummy51's going rummy: whatever empties the most of the hand now.
+        after_meld = ev
+        if v.opening and not ev.opened:
+            # rummy51: an opening meld opens us, so price what stays as an opened hand.
+            after_meld = ev.opened_copy()
         if plays:
             scored = [
-                (ev.cost(_without(hand, cards.parse_all(move_cards(m)))), -len(move_cards(m)), i, m)
+                (
+                    (after_meld if m.type == "meld" else ev).cost(
+                        _without(hand, cards.parse_all(move_cards(m)))
+                    ),
+                    -len(move_cards(m)),
+                    i,
+                    m,
+                )
                 for i, m in enumerate(plays)
             ]
             scored.sort(key=lambda t: (t[0], t[1], t[2]))
@@ -240,8 +261,10 @@ class ExpertStrategy:
         goes out first, which takes them several turns from more than `hold_until` cards.
         In basic, a hand laid down all at once also scores double (going rummy).
         """
-        if know.v.opening or self.hold_until is None:
+        if self.hold_until is None:
             return False
+        if know.v.opening and not (view.opened[view.seat] and self.hold_opened):
+            return False  # rummy51 opens by laying down
         others = [n for s, n in enumerate(view.hand_counts) if s != view.seat]
         if not others or min(others) <= self.hold_until or view.stock_count < 6:
             return False
