@@ -560,6 +560,7 @@ def install(app: Any, settings: Any) -> None:
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
             app.openapi_schema = document_limits(generate())
-        return app.openapi_schema
+        schema: dict[str, Any] = app.openapi_schema
+        return schema
 
     app.openapi = openapi

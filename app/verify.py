@@ -30,7 +30,7 @@ import argparse
 import hashlib
 import json
 import sys
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -212,7 +212,7 @@ def _check_play(entry: dict[str, Any], start: rules.GameState, report: HandRepor
     return problems
 
 
-def verify_log(log: Any, seen: dict[int, Sequence[str]] | None = None) -> list[HandReport]:
+def verify_log(log: Any, seen: Mapping[int, Sequence[str]] | None = None) -> list[HandReport]:
     """Check every hand of a log (the JSON of GET /api/rooms/{room}/log).
 
     `seen` maps a hand number to the commitments the player recorded for it.
