@@ -282,3 +282,12 @@ def test_legal_moves_offer_going_rummy_when_every_card_could_be_melded() -> None
     for m in rummy:
         after = rules.apply(s, 0, m)
         assert len(after.hands[0]) == 1
+
+
+def test_going_rummy_penalises_every_other_player_with_three_players() -> None:
+    hand = ["2S", "3S", "4S", "2H", "2D", "2C", "3H", "3D", "3C", "4H", "4D", "4C", "KS"]
+    s = game(V, [hand, ["AS"], ["QD", "9C"]], ["9D"], ["5S"])
+    melds = (["2S", "3S", "4S", "5S"], ["2H", "2D", "2C"], ["3H", "3D", "3C"], ["4H", "4D", "4C"])
+    s = play(s, 0, draw(), meld(*melds), discard("KS"))
+    r = s.hand_result
+    assert r is not None and r.rummy and r.points == (0, 11 + 25, 19 + 25)
