@@ -144,6 +144,19 @@ async def test_reload_restores_seat_and_presence(pages, http) -> None:
     seat_url = bob.url
     assert "#seat=" in seat_url
 
+    # Reorder by hand: drag the first card onto the left half of the fourth.
+    cards = bob.locator("#hand .card")
+    order = await cards.evaluate_all("els => els.map(e => e.dataset.card)")
+    first, fourth = await cards.nth(0).bounding_box(), await cards.nth(3).bounding_box()
+    await bob.mouse.move(first["x"] + 20, first["y"] + 40)
+    await bob.mouse.down()
+    await bob.mouse.move(fourth["x"] + 18, fourth["y"] + 40, steps=6)
+    await bob.mouse.up()
+    moved = order[1:3] + order[:1] + order[3:]
+    await expect(cards.first).to_have_attribute("data-card", moved[0])
+    assert await cards.evaluate_all("els => els.map(e => e.dataset.card)") == moved
+    await expect(bob.locator("#hand .card.selected")).to_have_count(0)
+
     dot = anna.locator('.opponent[data-seat="1"] .dot')
     await expect(dot).to_have_attribute("data-presence", "on")
     await anna.get_by_role("button", name="English").click()

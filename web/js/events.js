@@ -143,26 +143,53 @@ export function bindEvents(store, game) {
     }
   });
 
-  // Reordering by hand on desktop: drag a card onto another to put it before that one.
-  let dragged = null;
-  delegate(body, "dragstart", ".hand .card", (ev, el) => {
-    dragged = el.dataset.id;
-    ev.dataTransfer.effectAllowed = "move";
-    ev.dataTransfer.setData("text/plain", el.dataset.id);
+  // Reordering by hand, mouse and touch alike: drag a card and drop it on another; it lands
+  // before that card (after it when dropped on its right half).
+  let drag = null;
+  let swallowClick = false;
+  const cardAt = (x, y) => document.elementFromPoint(x, y)?.closest?.(".hand .card") || null;
+  const mark = (target) => {
+    document.querySelectorAll(".hand .drop-target").forEach((el) => el.classList.remove("drop-target"));
+    if (target && target.dataset.id !== drag?.id) target.classList.add("drop-target");
+  };
+  delegate(body, "pointerdown", ".hand .card", (ev, el) => {
+    if (ev.button !== 0) return;
+    drag = { id: el.dataset.id, x: ev.clientX, y: ev.clientY, pointer: ev.pointerId, active: false };
   });
-  delegate(body, "dragover", ".hand", (ev) => {
-    if (dragged) ev.preventDefault();
+  document.addEventListener("pointermove", (ev) => {
+    if (!drag || ev.pointerId !== drag.pointer) return;
+    if (!drag.active && Math.hypot(ev.clientX - drag.x, ev.clientY - drag.y) > 12) {
+      drag.active = true;
+      document.querySelector(`.hand .card[data-id="${CSS.escape(drag.id)}"]`)?.classList.add("dragging");
+    }
+    if (drag.active) mark(cardAt(ev.clientX, ev.clientY));
   });
-  delegate(body, "drop", ".hand", (ev) => {
-    if (!dragged) return;
-    ev.preventDefault();
-    const target = ev.target.closest(".card");
-    store.moveSlot(dragged, target ? target.dataset.id : null);
-    dragged = null;
-  });
-  delegate(body, "dragend", ".hand .card", () => {
-    dragged = null;
-  });
+  const finish = (ev) => {
+    if (!drag || ev.pointerId !== drag.pointer) return;
+    const { id, active } = drag;
+    drag = null;
+    mark(null);
+    document.querySelector(".hand .dragging")?.classList.remove("dragging");
+    if (!active || ev.type === "pointercancel") return;
+    swallowClick = true;
+    setTimeout(() => { swallowClick = false; }, 0);
+    const target = cardAt(ev.clientX, ev.clientY);
+    if (!target || target.dataset.id === id) return;
+    const box = target.getBoundingClientRect();
+    const after = ev.clientX > box.left + box.width / 2;
+    const ids = store.order.map((s) => s.id).filter((x) => x !== id);
+    const at = ids.indexOf(target.dataset.id) + (after ? 1 : 0);
+    store.moveSlot(id, ids[at] ?? null);
+  };
+  document.addEventListener("pointerup", finish);
+  document.addEventListener("pointercancel", finish);
+  body.addEventListener("click", (ev) => {
+    if (swallowClick) {
+      ev.stopPropagation();
+      ev.preventDefault();
+      swallowClick = false;
+    }
+  }, true);
 
   delegate(body, "change", "[data-field]", (ev, el) => {
     const lobby = store.extra.lobby;

@@ -234,7 +234,6 @@ function hand(store, view) {
         "data-id": slot.id,
         "data-card": slot.code,
         "aria-pressed": selected ? "true" : "false",
-        draggable: "true",
       },
     });
     return el;
