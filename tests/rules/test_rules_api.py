@@ -270,3 +270,19 @@ def test_a_published_start_without_the_match_seed_still_replays_the_hand() -> No
     replayed = rules.replay(public, log)
     assert replayed.model_dump(exclude={"seed"}) == s.model_dump(exclude={"seed"})
     assert s.reshuffles >= 1 and replayed.hand_result == s.hand_result  # reshuffled
+
+
+@pytest.mark.parametrize(("variant", "players"), [("classic", 2), ("rummy51", 3)])
+def test_legal_moves_depend_on_the_view_only(variant: str, players: int) -> None:
+    _, s, _ = _random_hand(variant, players, 21, stop=30)
+    seat = s.turn
+    view = rules.seat_view(s, seat)
+    hidden = [c for i, h in enumerate(s.hands) if i != seat for c in h] + list(s.stock)
+    random.Random(1).shuffle(hidden)
+    others: list[list[str]] = []
+    for i, h in enumerate(s.hands):
+        others.append([] if i == seat else hidden[: len(h)])
+        hidden = hidden if i == seat else hidden[len(h) :]
+    guess = rules.determinize(view, others, hidden, s.discard, seed=b"other")
+    assert guess.hands != s.hands or guess.stock != s.stock
+    assert list(rules.legal_moves(rules.seat_view(guess, seat))) == list(rules.legal_moves(view))
