@@ -2,6 +2,27 @@
 
 Every function converts the `GameState` into a `core.Game` once, runs the one
 implementation of the rules there, and converts back: the input is never changed.
+
+Readings of RULES.md where it is silent (the variant's `RuleSet.house_rules` lists the
+house rules proper):
+
+* Equal codes are interchangeable: holding two 7H after taking one from the discard pile,
+  a 7H may be discarded. A play may not leave the hand holding only the drawn discard.
+* A meld whose naturals all share a rank is a set (``5H JK JK`` is three fives); a run
+  holds at most 13 cards, so it never uses the ace both low and high.
+* Lay-off cards go on in the order given, ascending, at one end; a descending list is read
+  reversed; without `end` the high end is tried first.
+* A 3-card set with jokers frees as many jokers as the naturals laid off push it past four
+  cards (two missing suits onto ``5H 5S JK`` free the joker; onto ``5H JK JK`` free one).
+* A joker swap or set lay-off that would leave the taken joker nowhere to go, or nothing to
+  discard after playing it, is refused (`must_play_joker`).
+* going rummy (rummy51): a first meld move below 51 is allowed only when it leaves exactly
+  one card; the hand is rummy when the winner had not melded or laid off in an earlier turn
+  and (rummy51) laid nothing off in the winning turn.
+* Fixed deals may deal any hand sizes, but always exactly the variant's pack; a deal that
+  leaves nothing to draw is a draw at once.
+* A new match (vote) starts at hand 1 with the last seat dealing, like the first match.
+* Scores in `HandResult.points` are this hand's points (winner_takes_all) or penalties.
 """
 
 from __future__ import annotations
