@@ -291,3 +291,17 @@ def test_going_rummy_penalises_every_other_player_with_three_players() -> None:
     s = play(s, 0, draw(), meld(*melds), discard("KS"))
     r = s.hand_result
     assert r is not None and r.rummy and r.points == (0, 11 + 25, 19 + 25)
+
+
+def test_equal_codes_are_interchangeable_for_the_drawn_discard() -> None:
+    s = game(V, [["7H", "2C", "9S"], ["3D"]], ["7H"])
+    s = play(s, 0, draw("discard"))
+    s = play(s, 0, discard("7H"))  # the other 7H: one 7H stays in hand
+    assert s.hands[0].count("7H") == 1 and s.turn == 1
+
+
+def test_lay_off_cards_may_be_given_descending() -> None:
+    s = _opened(["6S", "5S", "3H"], ["4D", "6H", "9D"], ["2D"])
+    s = play(s, 1, draw(), discard("2D"))
+    s = play(s, 0, draw(), layoff("m2", "6S", "5S"))
+    assert s.melds[1].cards == ("5S", "6S", "7S", "8S", "9S")
