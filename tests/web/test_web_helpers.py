@@ -38,6 +38,12 @@ async () => {
     noWrap: h.fitsMeld("2H", run(["QH", "KH", "AH"]), r51),
     aceLowOnly: h.fitsMeld("AH", run(["JH", "QH", "KH"]), classic),
     aceHighToo: h.fitsMeld("AH", run(["JH", "QH", "KH"]), r51),
+    twoHigh: h.fitsGroup(["TH", "JH"], run(["7H", "8H", "9H"]), classic),
+    gap: h.fitsGroup(["TH", "QH"], run(["7H", "8H", "9H"]), classic),
+    jokerGap: h.fitsGroup(["TH", "JK", "QH"], run(["7H", "8H", "9H"]), r51),
+    bothEnds: h.fitsGroup(["6H", "TH"], run(["7H", "8H", "9H"]), classic),
+    tooMany: h.fitsGroup(["KH", "KS"], set(["KD", "KC", "JK"]), r51),
+    lastSuit: h.fitsGroup(["KH"], set(["KD", "KC", "KS"]), classic),
     swap: h.swapTarget("QH", { kind: "run", cards: ["TH", "JH", "JK", "KH"],
                                stands_for: ["TH", "JH", "QH", "KH"] }, r51),
     noSwapClassic: h.swapTarget("QH", { kind: "run", cards: ["TH", "JH", "JK", "KH"],
@@ -75,6 +81,8 @@ async def test_helpers_do_presentation_arithmetic(pages) -> None:
     assert r["noWrap"] is None
     assert r["aceLowOnly"] is None
     assert r["aceHighToo"] == {"low": False, "high": True}
+    assert r["twoHigh"] is True and r["gap"] is False and r["jokerGap"] is True
+    assert r["bothEnds"] is True and r["tooMany"] is False and r["lastSuit"] is True
     assert r["swap"] is True and r["noSwapClassic"] is False
     assert r["hintDraw"] == "hintDrawDiscard"
     assert r["hintStock"] == "hintDrawStock"

@@ -103,6 +103,34 @@ export function fitsMeld(code, meld, rules) {
   return fit.low || fit.high ? fit : null;
 }
 
+/** Whether several selected cards could go onto `meld` together, by their looks. */
+export function fitsGroup(codes, meld, rules) {
+  if (codes.length === 1) return Boolean(fitsMeld(codes[0], meld, rules));
+  const stands = meld.stands_for?.length ? meld.stands_for : meld.cards;
+  const naturals = stands.filter((c) => !isJoker(c));
+  const mine = codes.filter((c) => !isJoker(c));
+  const jokers = codes.length - mine.length;
+  if (!naturals.length) return false;
+  if (meld.kind === "set") {
+    if (meld.cards.length + codes.length > 4) return false;
+    if (mine.some((c) => c[0] !== naturals[0][0])) return false;
+    const suits = [...meld.cards, ...mine].filter((c) => !isJoker(c)).map((c) => c[1]);
+    return !rules.set_suits_distinct || new Set(suits).size === suits.length;
+  }
+  const suit = suitOf(naturals[0]);
+  if (mine.some((c) => suitOf(c) !== suit)) return false;
+  const all = runPositions([...stands, ...mine], rules);
+  const held = all.slice(0, stands.length).filter((p) => p !== null);
+  const added = all.slice(stands.length);
+  const taken = new Set(held);
+  if (added.some((p) => taken.has(p)) || new Set(added).size !== added.length) return false;
+  const lo = Math.min(...held, ...added);
+  const hi = Math.max(...held, ...added);
+  const gaps = hi - lo + 1 - held.length - added.length;
+  const max = rules.ace_high ? 14 : 13;
+  return gaps <= jokers && hi - lo + 1 + (jokers - gaps) <= max && lo >= 1;
+}
+
 /** A run's joker that `code` could be swapped for (rule switch `joker_swap`). */
 export function swapTarget(code, meld, rules) {
   if (!rules.joker_swap || meld.kind !== "run" || isJoker(code)) return false;

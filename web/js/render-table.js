@@ -1,7 +1,7 @@
 // The table during a hand: opponents, stock and discard, melds, helpers, actions, your hand.
 import { cardName, cardsShort, isJoker, renderBack, renderCard } from "./cards.js";
 import { h } from "./dom.js";
-import { fitsMeld, openingTotal, penaltyTotal, swapTarget } from "./helpers.js";
+import { fitsGroup, fitsMeld, openingTotal, penaltyTotal, swapTarget } from "./helpers.js";
 import { t } from "./i18n.js";
 import { describeMove, seatName } from "./names.js";
 import { inviteUrl, seatUrl } from "./saved.js";
@@ -111,9 +111,8 @@ function lastMeldIds(view) {
 
 function meldView(view, meld, ctx) {
   const { selection, canPlay, lastIds } = ctx;
-  const fits = selection.length ? selection.map((c) => fitsMeld(c, meld, ctx.rules)) : [];
-  const fitsAll = fits.length > 0 && fits.every(Boolean);
-  const single = selection.length === 1 ? fits[0] : null;
+  const single = selection.length === 1 ? fitsMeld(selection[0], meld, ctx.rules) : null;
+  const fitsAll = selection.length > 0 && fitsGroup(selection, meld, ctx.rules);
   const swappable = selection.length === 1 && swapTarget(selection[0], meld, ctx.rules);
   const cards = meld.cards.map((c, i) => {
     const stands = meld.stands_for?.[i];
@@ -271,8 +270,7 @@ export function renderTable(store) {
   const others = [];
   for (let i = 1; i < view.hand_counts.length; i += 1) others.push((view.seat + i) % view.hand_counts.length);
   const ctx = { selection: store.selectedCodes(), canPlay: myTurn && view.phase === "play", lastIds: lastMeldIds(view), rules: store.rules(view.variant) };
-  const anyFits = ctx.selection.length > 0
-    && view.melds.some((m) => ctx.selection.every((c) => fitsMeld(c, m, ctx.rules)));
+  const anyFits = ctx.selection.length > 0 && view.melds.some((m) => fitsGroup(ctx.selection, m, ctx.rules));
   const needInvite = session.mode === "online" && (view.phase === "waiting" || (view.seats || []).some((s) => !s.name && !s.bot));
   const me = view.seats?.[view.seat] || {};
   return h("div", { class: ["table", `phase-${view.phase}`, myTurn && "my-turn"], id: "table", data: { phase: view.phase, seat: String(view.seat) } },
