@@ -129,12 +129,18 @@ async def test_classic_hand_online_from_invite(pages, http) -> None:
     await screenshot(bob, "table-phone")
 
 
-async def test_reload_restores_seat_and_presence(pages, http) -> None:
-    r = await http.post("/api/rooms", json={"variant": "classic", "mode": "online", "name": "Anna"})
-    created = r.json()
-    anna = await pages.page(path=f"/r/{created['room']}#seat={created['token']}")
+async def test_reload_restores_seat_and_presence(pages) -> None:
+    # Anna creates the room in the lobby ("Met een vriend spelen" is the default mode).
+    anna = await pages.page(path="/")
+    await expect(anna.get_by_label("Met een vriend spelen")).to_be_checked()
+    await anna.locator("#name").fill("Anna")
+    await anna.get_by_role("button", name="Spel maken").click()
+    await expect(anna.locator("#invite")).to_be_visible()
+    invite = await anna.locator("#invite-url").input_value()
+    room = invite.rsplit("/r/", 1)[1]
+    assert "#seat=" in anna.url
     bob_ctx = await pages.context()
-    bob = await pages.page(bob_ctx, path=f"/r/{created['room']}")
+    bob = await pages.page(bob_ctx, path=invite)
     await bob.locator("#join-name").fill("Bob")
     await bob.locator("#join-button").click()
     await expect(bob.locator(".me .seatno")).to_have_text("plaats 2")
@@ -175,7 +181,7 @@ async def test_reload_restores_seat_and_presence(pages, http) -> None:
     assert again == hand
 
     # The invite link again in the same browser restores the seat too (localStorage).
-    await bob.goto(f"/r/{created['room']}")
+    await bob.goto(f"/r/{room}")
     await expect(bob.locator(".me .seatno")).to_have_text("plaats 2")
 
     await bob.close()
