@@ -32,6 +32,8 @@ function restoreFocus(key) {
       return;
     }
   }
+  // The focused card left the hand (played or discarded): keep keyboard players in the hand.
+  if (attr === "data-id") document.querySelector(".hand .card")?.focus({ preventScroll: true });
 }
 
 function banners(store) {
