@@ -49,8 +49,9 @@ function resultLine(view, r) {
 function explanation(view, r, rules) {
   if (r.reason !== "out" || r.winner === null || r.winner === undefined) return null;
   const name = seatName(view, r.winner);
-  if (rules.scoring === "penalty") return t("explainPenalty", { name });
-  return t("explainWinner", { name, n: r.points[r.winner] });
+  const extra = r.rummy ? ` ${t(rules.scoring === "penalty" ? "explainRummyPenalty" : "explainRummyDouble", { n: rules.going_rummy_penalty || 25 })}` : "";
+  if (rules.scoring === "penalty") return t("explainPenalty", { name }) + extra;
+  return t("explainWinner", { name, n: r.points[r.winner] }) + extra;
 }
 
 function revealed(view, r, seat, rules) {

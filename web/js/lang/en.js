@@ -122,6 +122,8 @@ export default {
   noCards: "no cards",
   explainWinner: "{name} scores the value of all cards left: {n} points.",
   explainPenalty: "Everyone but {name} takes the value of their own cards as penalty points.",
+  explainRummyPenalty: "Rummy: everyone else gets {n} extra penalty points.",
+  explainRummyDouble: "Rummy: the points count double.",
   sheet: "Score sheet",
   sheetHand: "Hand",
   sheetTotal: "Total",

@@ -129,6 +129,8 @@ export default {
   noCards: "geen kaarten",
   explainWinner: "{name} krijgt de waarde van alle overgebleven kaarten: {n} punten.",
   explainPenalty: "Iedereen behalve {name} krijgt de waarde van de eigen kaarten als strafpunten.",
+  explainRummyPenalty: "Rummy: iedereen anders krijgt {n} extra strafpunten.",
+  explainRummyDouble: "Rummy: de punten tellen dubbel.",
   sheet: "Scoreblad",
   sheetHand: "Hand",
   sheetTotal: "Totaal",
