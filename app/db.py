@@ -27,7 +27,13 @@ def create_engine(url: str) -> AsyncEngine:
         kwargs["pool_size"] = 1
         kwargs["max_overflow"] = 4
     else:
-        kwargs["pool_pre_ping"] = True
+        # No pre-ping: it would add a round trip to every transaction, every move's
+        # included. A connection the server dropped fails one transaction, is discarded by
+        # the pool, and the group commit retries its moves on a fresh one.
+        # Hundreds of sockets connecting at once each read their room and seat: room for
+        # them (two processes use 60 of PostgreSQL's default 100 connections).
+        kwargs["pool_size"] = 10
+        kwargs["max_overflow"] = 20
     engine = create_async_engine(url, **kwargs)
     if parsed.get_backend_name() == "sqlite":
         event.listen(engine.sync_engine, "connect", _sqlite_pragmas)

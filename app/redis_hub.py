@@ -47,13 +47,19 @@ PROCESS_TTL = 6  # seconds without a heartbeat before a process counts as dead
 # Presence a process read from Redis is reused until an event says it changed (or this).
 PRESENCE_CACHE_SECONDS = 5.0
 PRESENCE_CACHE_MAX = 50_000
+REDIS_CONNECTIONS = 64  # per process; the subscription holds one of them
 
 
 class RedisHub(Hub):
     def __init__(self, url: str) -> None:
         super().__init__()
+        # A blocking pool: under a burst (hundreds of sockets connecting at once) a command
+        # waits for a free connection instead of failing with "Too many connections".
+        pool = aioredis.BlockingConnectionPool.from_url(
+            url, max_connections=REDIS_CONNECTIONS, timeout=20, decode_responses=True
+        )
         # Typed loosely: with decode_responses=True every reply is str, which the stubs miss.
-        self._redis: Any = aioredis.from_url(url, decode_responses=True)
+        self._redis: Any = aioredis.Redis.from_pool(pool)  # closes the pool with it
         self.process = f"{socket.gethostname()}-{os.getpid()}-{secrets.token_hex(4)}"
         self._tasks: list[asyncio.Task[None]] = []
         self._ready = asyncio.Event()

@@ -146,6 +146,7 @@ class Child:
         self.window_start = 0.0
         self.window_end = 0.0
         self.connected: set[tuple[str, int]] = set()
+        self.handshakes = asyncio.Semaphore(32)  # websocket opens in flight at once
         self.stopping = False
         self.finish_deadline = 0.0
         self.chooser = Chooser(args.strategy, seed=args.seed * 1000 + index)
@@ -202,7 +203,9 @@ class Child:
             parts = urlsplit(base)
             ws_url = f"ws://{parts.netloc}/api/rooms/{room.id}/ws?token={room.tokens[seat]}"
             try:
-                async with connect(ws_url, max_size=2**22, open_timeout=20) as ws:
+                async with self.handshakes:
+                    ws = await connect(ws_url, max_size=2**22, open_timeout=30)
+                async with ws:
                     attempts = 0
                     self.stats.open_ws += 1
                     self.connected.add((room.id, seat))
@@ -419,7 +422,14 @@ class Child:
 
     # -- run -----------------------------------------------------------------------------
     async def run(self, share: list[tuple[int, int]], start_at: float) -> dict[str, Any]:
-        made = await asyncio.gather(*(self.make_room(n, p) for n, p in share))
+        # Setup is not measured; a bounded number at a time keeps it from being a stampede.
+        gate = asyncio.Semaphore(16)
+
+        async def make(n: int, players: int) -> Room | None:
+            async with gate:
+                return await self.make_room(n, players)
+
+        made = await asyncio.gather(*(make(n, p) for n, p in share))
         self.rooms = [r for r in made if r is not None]
         # Everyone starts together: the parent passes a wall-clock start time.
         await asyncio.sleep(max(0.0, start_at - time.time()))
