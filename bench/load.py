@@ -249,7 +249,9 @@ class Child:
             if self.stopping and time.perf_counter() > self.finish_deadline:
                 return last_version
             try:
-                raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                # Long waits while playing (few timers across hundreds of seats); short ones
+                # once the run ends, to notice the finish deadline.
+                raw = await asyncio.wait_for(ws.recv(), timeout=0.5 if self.stopping else 5.0)
             except TimeoutError:
                 continue
             now = time.perf_counter()
