@@ -56,8 +56,9 @@ def create_app(db_path: str) -> FastAPI:
         @event.listens_for(engine.sync_engine, "connect")
         def _pragmas(dbapi_conn, _record):  # type: ignore[no-untyped-def]
             cur = dbapi_conn.cursor()
+            # The durability the game server has (app/db.py): WAL, and a commit waits for it.
             cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=NORMAL")
+            cur.execute("PRAGMA synchronous=FULL")
             cur.close()
 
         async with engine.begin() as conn:
