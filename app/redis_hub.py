@@ -126,6 +126,10 @@ class RedisHub(Hub):
         pubsub = self._redis.pubsub()
         try:
             await pubsub.psubscribe(CHANNEL + "*")
+            if self._ready.is_set():
+                # Back after losing Redis (it may have restarted empty): say again which
+                # seats this process holds, and tell their rooms.
+                await self._reassert()
             self._ready.set()
             async for message in pubsub.listen():
                 if message.get("type") != "pmessage":
@@ -144,6 +148,19 @@ class RedisHub(Hub):
                 await pubsub.aclose()
 
     # -- presence --------------------------------------------------------------------------
+
+    async def _reassert(self) -> None:
+        await self._heartbeat_once()
+        rooms = [room for room, seats in self._connections.items() if seats]
+        pipe = self._redis.pipeline(transaction=False)
+        for room in rooms:
+            for seat, n in self._connections[room].items():
+                pipe.hset(PRESENCE + room, f"{seat}:{self.process}", n)
+            pipe.expire(PRESENCE + room, 86400)
+            pipe.sadd(PROCESS_ROOMS + self.process, room)
+        await pipe.execute()
+        for room in rooms:
+            await self.publish(room, {"kind": "presence"})
 
     async def connect(self, room: str, seat: int) -> None:
         self._connections[room][seat] += 1
