@@ -129,19 +129,36 @@ def _compare_deal(start: rules.GameState, expected: dict[str, list[Any]]) -> lis
     return problems
 
 
+def _hand_number(entry: Any) -> int:
+    number = entry.get("hand") if isinstance(entry, dict) else None
+    return number if isinstance(number, int) and not isinstance(number, bool) else -1
+
+
 def verify_hand(entry: dict[str, Any], seen: Sequence[str] = ()) -> HandReport:
     """Check one hand of the log (a `hands[i]` object). `seen` are commitments the player
-    recorded for this hand; each must match."""
-    report = HandReport(hand=int(entry.get("hand", -1)) if isinstance(entry, dict) else -1)
+    recorded for this hand; each must match. A log is untrusted input: whatever it holds,
+    this reports a problem rather than raising."""
+    report = HandReport(hand=_hand_number(entry))
+    try:
+        _verify_hand(entry, seen, report)
+    except Exception as exc:  # a log built to trip the rules up is a failed log, not a crash
+        report.problems.append(f"the log does not hold together: {type(exc).__name__}: {exc}")
+    return report
+
+
+def _verify_hand(entry: dict[str, Any], seen: Sequence[str], report: HandReport) -> None:
     try:
         start = rules.GameState.model_validate(entry["start"])
     except (KeyError, TypeError, ValueError) as exc:
         report.problems.append(f"the hand's start is not a game state: {exc}")
-        return report
+        return
+    if start.variant not in rules.VARIANTS:
+        report.problems.append(f"unknown variant {start.variant!r}")
+        return
     seed_hex = start.hand_seed.lower()
     if len(seed_hex) != 64 or not set(seed_hex) <= HEX_DIGITS:
         report.problems.append("the hand seed is not 32 bytes of hex: it was not revealed")
-        return report
+        return
     seed = bytes.fromhex(seed_hex)
     report.commitment = commitment_of(seed)
     recorded = [*seen]
@@ -155,6 +172,8 @@ def verify_hand(entry: dict[str, Any], seen: Sequence[str] = ()) -> HandReport:
             )
     if start.fixed_deal is not None:
         report.problems.append("a fixed deal (test mode): the cards do not come from the seed")
+    elif len(start.hands) != start.players:
+        report.problems.append(f"{len(start.hands)} hands for {start.players} players")
     else:
         report.problems += _compare_deal(start, deal_from_seed(start.variant, start.players, seed))
     if start.melds or start.turns_completed or start.hand_result is not None:
@@ -163,7 +182,6 @@ def verify_hand(entry: dict[str, Any], seen: Sequence[str] = ()) -> HandReport:
     if start.turn != left:
         report.problems.append(f"seat {start.turn} starts, but the dealer's left is {left}")
     report.problems += _check_play(entry, start, report)
-    return report
 
 
 def _check_play(entry: dict[str, Any], start: rules.GameState, report: HandReport) -> list[str]:
@@ -179,7 +197,9 @@ def _check_play(entry: dict[str, Any], start: rules.GameState, report: HandRepor
         return [f"the hand's moves are unreadable: {exc}"]
     report.moves = len(moves)
     versions = sorted([v for *_, v in moves] + votes)
-    if versions != list(range(start_version + 1, end_version + 1)):
+    if end_version - start_version != len(versions) or versions != list(
+        range(start_version + 1, end_version + 1)
+    ):
         problems.append(
             f"the versions {start_version + 1}..{end_version} are not each used exactly once "
             "by the hand's moves and votes (an entry was added or removed)"
@@ -224,7 +244,7 @@ def verify_log(log: Any, seen: Mapping[int, Sequence[str]] | None = None) -> lis
         raise ValueError('not a room log: expected an object with a "hands" list')
     seen = seen or {}
     return [
-        verify_hand(entry, seen.get(int(entry.get("hand", -1)), ()))
+        verify_hand(entry, seen.get(_hand_number(entry), ()))
         if isinstance(entry, dict)
         else HandReport(hand=-1, problems=["a hand of the log is not an object"])
         for entry in log["hands"]
