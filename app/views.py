@@ -36,7 +36,7 @@ def seat_infos(snap: Snapshot, connected: set[int]) -> tuple[SeatInfo, ...]:
 def build_view(snap: Snapshot, seat: int, connected: set[int]) -> RoomView:
     # Built from already-validated parts without validating them again: every socket of a
     # room gets a view after every move, so this is on the hot path.
-    view = dict(rules.seat_view(snap.state, seat))
+    view = dict(rules.seat_view(snap.state, seat).__dict__)  # its fields, as validated
     if snap.is_waiting:
         # Dealt at creation, but nobody moves until every seat is taken.
         view["phase"] = "waiting"
