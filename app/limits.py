@@ -405,7 +405,10 @@ class LimitsMiddleware:
                 if message["type"] != "websocket.receive":
                     return message
                 data = message.get("text")
-                size = len(data.encode()) if data is not None else len(message.get("bytes") or b"")
+                if data is not None:
+                    size = len(data.encode("utf-8", "surrogatepass"))
+                else:
+                    size = len(message.get("bytes") or b"")
                 if size > limits.ws_max_frame_bytes:
                     return await close(WS_CLOSE_TOO_BIG, "message too big")
                 if data is not None and limits.rate_limit_enabled and _is_action(data):
@@ -460,7 +463,7 @@ def _is_action(text: str) -> bool:
         return False
     try:
         data = json.loads(text)
-    except ValueError:
+    except (ValueError, RecursionError):  # the app answers it with invalid_request
         return False
     return isinstance(data, dict) and data.get("type") in ("move", "vote")
 

@@ -132,6 +132,26 @@ async def test_moves_are_rate_limited_over_rest_and_websocket(limited: Any, clie
     assert state["version"] == 1 and state["hand"] == hand
 
 
+async def test_the_move_counter_survives_garbage_frames(limited: Any, client: Any) -> None:
+    """With the limits on, the middleware reads each frame's type to count moves: frames it
+    cannot read still reach the app, which answers them with an error frame."""
+    live = limited(rate_move="100/minute")
+    http = client(live)
+    room, tokens = await full_room(http, "classic", 2, seed=9007)
+    async with seat_socket(live, room, tokens[1]) as seat:
+        version = (await seat.state())["version"]
+        for frame in (
+            '{"type": "move", "move": ' + "[" * 20000 + "]" * 20000 + "}",
+            '{"type": "move", "version": ' + "9" * 5000 + "}",
+            '{"type": "vote", "vote": NaN}',
+            '{"type": "move"',
+        ):
+            await seat.send(frame)
+            error = await seat.until(lambda f: f["type"] == "error")
+            assert error["error"]["code"] in ("invalid_request", "invalid_move")
+            assert (await seat.state())["version"] == version
+
+
 async def test_failed_token_checks_are_rate_limited(limited: Any, client: Any) -> None:
     live = limited(rate_auth_fail="3/hour")
     http = client(live)
