@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 import httpx
+import pytest
 from hostilekit import bearer, body, full_room, seat_socket
 from rummytest import LiveServer
 
@@ -77,6 +78,7 @@ MALFORMED: list[str | bytes] = [
     '{"type": "vote", "vote": ["next_hand"]}',
     '{"type": "move", "move": {"type": "draw", "source": "stock"}, "version": 0, "type": "x"}',
     "[" * 5000 + "]" * 5000,
+    '{"type": "move", "move": ' + "[" * 20000 + "]" * 20000 + "}",
     '{"a":' * 3000 + "1" + "}" * 3000,
     '"\\ud800"',
     '{"type": "move\\u0000"}',
@@ -105,10 +107,15 @@ async def _answered(seat: Any, expected_version: int) -> dict[str, Any]:
     return dict(error["error"])
 
 
+@pytest.mark.parametrize("limits", ["off", "on"])
 async def test_malformed_frames_get_an_error_frame_and_change_nothing(
-    live_server: LiveServer, http: httpx.AsyncClient
+    limits: str, live_server: LiveServer, make_server: Any
 ) -> None:
-    room, tokens = await full_room(http, "classic", 2, seed=7001)
+    # With the limits on, every frame also passes the middleware's move counter.
+    if limits == "on":
+        live_server = make_server(rate_limit_enabled=True)
+    async with httpx.AsyncClient(base_url=live_server, timeout=60) as http:
+        room, tokens = await full_room(http, "classic", 2, seed=7001)
     before = _views(live_server, room, tokens)
     codes = []
     # Seat 1 is not to move: even a well-formed move of its own must change nothing.
