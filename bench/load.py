@@ -685,7 +685,11 @@ def main() -> int:
         if child.returncode != 0:
             print(f"client process failed with {child.returncode}", file=sys.stderr)
             return 2
-        results.append(json.loads(out))
+        try:
+            results.append(json.loads(out))
+        except ValueError:
+            print(f"client process wrote no result: {out[:300]!r}", file=sys.stderr)
+            return 2
 
     ack = [x for r in results for x in r["ack_ms"]]
     fan = [x for r in results for x in r["fanout_ms"]]
