@@ -34,7 +34,9 @@ Loader = Callable[[str], Awaitable[Snapshot]]
 
 
 class SnapshotCache:
-    def __init__(self, load: Loader, size: int = 20_000) -> None:
+    def __init__(self, load: Loader, size: int = 10_000) -> None:
+        # A 4-player rummy51 state is about 5 KB as objects, so this holds ~50 MB at most; a
+        # room pushed out is only read again on its next move.
         self._load = load
         self._size = size
         self._entries: OrderedDict[str, Snapshot] = OrderedDict()
