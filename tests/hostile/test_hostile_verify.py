@@ -49,30 +49,36 @@ def _seat_view(view: dict[str, Any]) -> rules.SeatView:
     return rules.SeatView.model_validate({k: v for k, v in view.items() if k in fields})
 
 
+async def _play_to_the_end(http: httpx.AsyncClient, room: str, tokens: list[str]) -> set[str]:
+    """Play the room's hand to its end with `_policy`; the commitments the seats were shown."""
+    seen = set()
+    for _ in range(1000):
+        views = [
+            body(await http.get(f"/api/rooms/{room}/state", headers=bearer(t))) for t in tokens
+        ]
+        seen |= {v["commitment"] for v in views}
+        view = views[views[0]["turn"]]
+        if view["phase"] not in ("draw", "play"):
+            break
+        move = _policy(_seat_view(view))
+        body(
+            await http.post(
+                f"/api/rooms/{room}/moves",
+                json={"move": rules.move_to_json(move), "version": view["version"]},
+                headers=bearer(tokens[view["turn"]]),
+            )
+        )
+    assert view["phase"] == "hand_over"
+    return seen
+
+
 @pytest.fixture(scope="module")
 async def played(live_server: LiveServer) -> dict[str, Any]:
     """One classic hand played to its end over HTTP; its log and the commitment both seats
     were shown while it was played."""
     async with httpx.AsyncClient(base_url=live_server, timeout=60) as http:
         room, tokens = await full_room(http, "classic", 2, seed=SEED)
-        seen = set()
-        for _ in range(1000):
-            views = [
-                body(await http.get(f"/api/rooms/{room}/state", headers=bearer(t))) for t in tokens
-            ]
-            seen |= {v["commitment"] for v in views}
-            view = views[views[0]["turn"]]
-            if view["phase"] not in ("draw", "play"):
-                break
-            move = _policy(_seat_view(view))
-            body(
-                await http.post(
-                    f"/api/rooms/{room}/moves",
-                    json={"move": rules.move_to_json(move), "version": view["version"]},
-                    headers=bearer(tokens[view["turn"]]),
-                )
-            )
-        assert view["phase"] == "hand_over"
+        seen = await _play_to_the_end(http, room, tokens)
         log = body(await http.get(f"/api/rooms/{room}/log", headers=bearer(tokens[1])))
     assert len(seen) == 1 and len(log["hands"]) == 1
     return {"log": log, "commitment": seen.pop(), "room": room, "token": tokens[1]}
@@ -360,3 +366,43 @@ async def test_the_page_verifies_in_a_browser(
         finally:
             await browser.close()
     assert errors == []
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's Chromium is not installed")
+async def test_the_page_notes_the_commitment_during_play(
+    live_server: LiveServer, http: httpx.AsyncClient
+) -> None:
+    """Opened during a hand, the page shows and keeps the hand's commitment; after the hand
+    it checks the log against it, so a log re-dealt from another seed fails even when the
+    player noted nothing by hand."""
+    from playwright.async_api import async_playwright
+
+    room, tokens = await full_room(http, "classic", 2, seed=SEED)
+    shown = body(await http.get(f"/api/rooms/{room}/state", headers=bearer(tokens[0])))
+    url = f"{live_server}/web/verify.html#room={room}&seat={tokens[0]}"
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = await browser.new_page()
+            await page.goto(url)
+            results = page.locator("#results li")
+            playing = results.filter(has_text="is being played")
+            await playing.wait_for(timeout=30_000)
+            assert shown["commitment"] in await playing.text_content()
+            assert await results.first.text_content() == "the log holds no finished hand yet"
+            await _play_to_the_end(http, room, tokens)
+            await page.goto("about:blank")
+            await page.goto(url)
+            await results.last.filter(has_text="every hand verified").wait_for(timeout=30_000)
+            assert await results.first.text_content() == (
+                f"hand 0: OK — commitment {shown['commitment']}"
+            )
+            log = body(await http.get(f"/api/rooms/{room}/log", headers=bearer(tokens[0])))
+            await page.fill("#log", json.dumps(_tampered(log, _other_seed)))
+            await page.click("button[type=submit]")
+            await results.last.filter(has_text="VERIFICATION FAILED").wait_for(timeout=30_000)
+            first = await results.first.text_content()
+            assert "commitment mismatch" in first and shown["commitment"] in first
+        finally:
+            await browser.close()

@@ -233,7 +233,56 @@ export async function verifyLog(log, rulesets, seen = {}) {
   return reports;
 }
 
+/**
+ * Assign commitments noted during play ({version, commitment}, from a seat's view) to the
+ * hand of the log that was being played at that version: the views from its deal to its
+ * last move show its commitment. Returns hand number -> commitments.
+ */
+export function seenFromNotes(log, notes) {
+  const seen = {};
+  for (const note of notes || []) {
+    const entry = (log.hands || []).find(
+      (h) => h.start_version <= note.version && note.version <= h.end_version,
+    );
+    if (entry) (seen[entry.hand] ||= []).push(note.commitment);
+  }
+  return seen;
+}
+
 // --- the page -----------------------------------------------------------------------------
+
+const NOTES = (room) => `rummy-verify:${room}`;
+
+function loadNotes(room) {
+  try {
+    const notes = JSON.parse(localStorage.getItem(NOTES(room)) || "[]");
+    return Array.isArray(notes) ? notes : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Note the commitment the seat's view shows now (this device keeps it for later). */
+async function noteCurrent(room, token) {
+  const r = await fetch(`/api/rooms/${encodeURIComponent(room)}/state`, {
+    headers: { Authorization: `Bearer ${token}` },
+  });
+  if (!r.ok) return null;
+  const view = await r.json();
+  if (!view.commitment || !["waiting", "draw", "play"].includes(view.phase)) return null;
+  const notes = loadNotes(room);
+  if (!notes.some((n) => n.version === view.version && n.commitment === view.commitment)) {
+    notes.push({ version: view.version, hand_number: view.hand_number, commitment: view.commitment });
+    localStorage.setItem(NOTES(room), JSON.stringify(notes.slice(-500)));
+  }
+  return view;
+}
+
+function merge(a, b) {
+  const out = { ...a };
+  for (const [hand, list] of Object.entries(b)) out[hand] = [...(out[hand] || []), ...list];
+  return out;
+}
 
 function parseSeen(text) {
   const seen = {};
@@ -262,14 +311,18 @@ async function fetchLog(room, token) {
 
 async function run(form, results) {
   results.replaceChildren(line("checking…", "info"));
+  const room = form.room.value.trim();
+  const token = form.token.value.trim();
+  const playing = room && token ? await noteCurrent(room, token).catch(() => null) : null;
   try {
     let text = form.log.value.trim();
     if (!text && form.file.files[0]) text = await form.file.files[0].text();
-    const log = text ? JSON.parse(text) : await fetchLog(form.room.value.trim(), form.token.value.trim());
+    const log = text ? JSON.parse(text) : await fetchLog(room, token);
     if (!text) form.log.value = JSON.stringify(log, null, 1);
     const variants = await (await fetch("/api/variants")).json();
     const rulesets = Object.fromEntries(variants.map((v) => [v.name, v]));
-    const reports = await verifyLog(log, rulesets, parseSeen(form.seen.value));
+    const noted = seenFromNotes(log, loadNotes(log.room || room));
+    const reports = await verifyLog(log, rulesets, merge(parseSeen(form.seen.value), noted));
     const items = reports.map((r) =>
       r.ok
         ? line(`hand ${r.hand}: OK — commitment ${r.commitment}`, "ok")
@@ -277,7 +330,18 @@ async function run(form, results) {
     );
     if (!items.length) items.push(line("the log holds no finished hand yet", "info"));
     const allOk = reports.every((r) => r.ok);
-    items.push(line(allOk ? "every hand verified" : "VERIFICATION FAILED", allOk ? "ok" : "fail"));
+    if (playing) {
+      items.push(
+        line(
+          `hand ${playing.hand_number} is being played; it commits to ${playing.commitment} ` +
+            "(noted on this device: come back when it is over)",
+          "info",
+        ),
+      );
+    }
+    if (reports.length) {
+      items.push(line(allOk ? "every hand verified" : "VERIFICATION FAILED", allOk ? "ok" : "fail"));
+    }
     results.replaceChildren(...items);
   } catch (err) {
     results.replaceChildren(line(`cannot verify: ${err.message}`, "fail"));
