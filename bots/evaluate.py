@@ -44,6 +44,7 @@ class HandEval:
         self.exposure = exposure
         self.tempo = tempo
         self.opening_weight = opening_weight
+        self.feed_weight = 8.0  # what feeding the next player costs (set by the strategy)
         view = know.view
         self.opened = bool(view.opened[view.seat]) if view.opened else True
         if draw_chance is None:
@@ -64,6 +65,7 @@ class HandEval:
             opening_weight=self.opening_weight,
         )
         twin.opened = True
+        twin.feed_weight = self.feed_weight
         return twin
 
     def outs(self, card: int, others: Sequence[int]) -> float:
