@@ -45,7 +45,7 @@ PROCESS_ROOMS = "rummy:proc-rooms:"  # rooms a process has had sockets in
 HEARTBEAT_SECONDS = 2.0
 PROCESS_TTL = 6  # seconds without a heartbeat before a process counts as dead
 # Presence a process read from Redis is reused until an event says it changed (or this).
-PRESENCE_CACHE_SECONDS = 5.0
+PRESENCE_CACHE_SECONDS = 30.0  # events (and the sweep of dead processes) invalidate it
 PRESENCE_CACHE_MAX = 50_000
 REDIS_CONNECTIONS = 64  # per process; the subscription holds one of them
 
