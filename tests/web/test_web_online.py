@@ -110,6 +110,16 @@ async def test_classic_hand_online_from_invite(pages, http) -> None:
         )
     await screenshot(bob, "hand-end-desktop")
 
+    # The hand-end screen links to the fairness check; this test's fixed deal is called out
+    # as not coming from the committed seed (real rooms verify OK: tests/hostile).
+    async with bob.context.expect_page() as opened:
+        await bob.locator("#verify-link").click()
+    check = await opened.value
+    await expect(check.locator("#results li").first).to_contain_text(
+        "hand 0: FAIL — a fixed deal (test mode)"
+    )
+    await check.close()
+
     # Both vote for the next hand; each sees who agreed.
     await anna.get_by_role("button", name="Volgende hand").click()
     await expect(bob.locator('.vote[data-vote="next_hand"] .agreed')).to_have_text(

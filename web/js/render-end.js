@@ -85,6 +85,14 @@ export function renderNewMatch(store, view) {
   return h("section", { class: "new-match" }, voteBlock(view, "new_match", t("newMatch"), store, false));
 }
 
+/** The fairness check opens in a new tab; the seat token rides in the fragment, never to a server log. */
+function verifyLink(store, view) {
+  const token = store.session && store.session.token;
+  if (!token) return null;
+  const params = new URLSearchParams({ room: view.room, seat: token });
+  return h("a", { class: "btn", id: "verify-link", href: `/web/verify.html#${params}`, target: "_blank", rel: "noopener", text: t("verifyDeal") });
+}
+
 export function renderHandEnd(store) {
   const view = store.view;
   const r = view.hand_result;
@@ -102,6 +110,7 @@ export function renderHandEnd(store) {
       over ? null : voteBlock(view, "next_hand", t("nextHand"), store),
       voteBlock(view, "new_match", t("newMatch"), store, over),
       h("button", { type: "button", class: "btn", data: { action: "replay" }, text: t("replay") }),
+      verifyLink(store, view),
     ),
   );
 }

@@ -132,6 +132,7 @@ export default {
   waitingVotes: "Waiting for: {names}",
   matchWinner: "{names} wins the match!",
   matchOver: "The match is over",
+  verifyDeal: "Verify the shuffle",
   replay: "Replay",
   replayStep: "Move {i} of {n}",
   replayStart: "Start of the hand",

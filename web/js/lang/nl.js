@@ -139,6 +139,7 @@ export default {
   waitingVotes: "Wacht op: {names}",
   matchWinner: "{names} wint de wedstrijd!",
   matchOver: "De wedstrijd is voorbij",
+  verifyDeal: "Controleer de schudding",
   replay: "Herhaling",
   replayStep: "Zet {i} van {n}",
   replayStart: "Begin van de hand",
