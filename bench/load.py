@@ -384,6 +384,8 @@ class Child:
                     result["state_http_error"] += 1
                     continue
                 self._check_state(room, seat, state)
+                if seat == 0:
+                    result["versions"] += state["version"]  # moves and votes applied
             by_version: dict[int, list[tuple[int, dict[str, Any]]]] = {}
             for version, seat, move in entries:
                 if version is not None:
@@ -743,6 +745,10 @@ def main() -> int:
             if audit.get("unfinished")
             else ""
         )
+    )
+    print(
+        f"applied           {audit.get('versions', 0)} versions in all (moves and votes, "
+        "setup and finishing included)"
     )
     problems = [p for r in results for p in r["problems"]][:10]
     for p in problems:
