@@ -168,6 +168,11 @@ class Bot:
                     fresh = True
                     while True:
                         frame = json.loads(await asyncio.wait_for(ws.recv(), WAIT))
+                        if frame["type"] == "error":
+                            # Our move was refused (one in flight at a time): decide again
+                            # from the view that follows.
+                            sent.clear()
+                            continue
                         if frame["type"] != "state":
                             continue
                         state = frame["state"]
