@@ -2,16 +2,25 @@
 
 Every decision prices hands with `HandEval` (cheapest melds, leftovers weighted by points,
 tempo and live outs) built on `Knowledge` (unseen cards, what each opponent took from and
-declined on the pile):
+declined on the pile, what would feed the next player). Weights differ per variant
+(`PROFILES`, tuned by tournaments against greedy).
 
-- draw: the top discard's sure gain against the expected gain of an unseen stock card;
-- play: meld and lay off whatever lowers the hand's price (melds in hand still count against
-  us when someone goes out); in rummy51 it opens when its split reaches 51, swaps jokers out
-  of runs when the joker buys a new meld, and goes rummy when the whole hand melds at once;
-  in basic it holds its melds for a doubled rummy while nobody is near going out;
-- discard: the card whose loss costs least, plus what it would give the next player
-  (`Knowledge.feed_chance`), refined by determinized look-ahead (`bots.lookahead`) over the
-  closest candidates within a time budget.
+- draw: classic/basic weigh the top discard's sure price against a weighted sample of the
+  unseen cards the stock may give; rummy51 takes it only when it melds or lays off now;
+- play: meld and lay off whatever lowers the hand's price. In classic and basic it keeps
+  finished melds hidden while every opponent holds more than `hold_until` cards (they are
+  lay-off targets for the opponent once down, and cost no tempo held, since it lays them all
+  down in the turn it goes out; in basic that also scores going rummy). In rummy51 it opens
+  as soon as a legal opening does not raise its price (the remaining hand priced as opened),
+  goes rummy when a legal meld move takes all but one card, and swaps a dead card for a
+  run's joker, which it then plays (must_play);
+- discard: the card whose loss costs least plus what it would give the next player
+  (`Knowledge.feed_chance`: table lay-offs, the cards that player took or declined), then the
+  closest candidates are refined by determinized look-ahead (`bots.lookahead`: unseen cards
+  dealt consistently with memory, the next player simulated greedily) within a sample count
+  and an optional time budget (150 ms by default; tournaments run without it to stay
+  reproducible).
+- penalty exposure: points weigh more as the nearest opponent gets close to going out.
 
 Memory: one `MemoryBook` per strategy object, keyed by the hand's identity (see
 `bots.memory`), so the server may share one object across rooms. Callers that see every state
