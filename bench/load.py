@@ -522,8 +522,9 @@ def child_main(args: argparse.Namespace) -> None:
     except ImportError:
         pass
     result = asyncio.run(Child(args, args.child_index).run(share, args.child_start))
-    sys.stdout.write(json.dumps(result))
-    sys.stdout.flush()
+    # To a file, not stdout: the event loop may leave stdout non-blocking, and a big result
+    # then loses its tail in a full pipe.
+    Path(args.child_out).write_text(json.dumps(result))
 
 
 # ---------------------------------------------------------------------------------------
@@ -635,6 +636,7 @@ def main() -> int:
     parser.add_argument("--child-index", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--child-share", help=argparse.SUPPRESS)
     parser.add_argument("--child-start", type=float, help=argparse.SUPPRESS)
+    parser.add_argument("--child-out", help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.url = args.url or ["http://127.0.0.1:8000"]
     for url in args.url:
@@ -650,6 +652,7 @@ def main() -> int:
     procs = max(1, min(args.procs, args.rooms))
     start_at = time.time() + 3.0 + args.rooms / 100
     children = []
+    outdir = tempfile.TemporaryDirectory(prefix="rummy-load-")
     for i in range(procs):
         share = plan[i::procs]
         cmd = [
@@ -680,18 +683,17 @@ def main() -> int:
         ]
         for url in args.url:
             cmd += ["--url", url]
-        children.append(subprocess.Popen(cmd, stdout=subprocess.PIPE))
+        cmd += ["--child-out", str(Path(outdir.name) / f"client{i}.json")]
+        children.append(subprocess.Popen(cmd))
     results = []
-    for child in children:
-        out, _ = child.communicate(timeout=args.warmup + args.duration + 600)
-        if child.returncode != 0:
+    for i, child in enumerate(children):
+        child.wait(timeout=args.warmup + args.duration + args.finish_timeout + 600)
+        out = Path(outdir.name) / f"client{i}.json"
+        if child.returncode != 0 or not out.exists():
             print(f"client process failed with {child.returncode}", file=sys.stderr)
             return 2
-        try:
-            results.append(json.loads(out))
-        except ValueError:
-            print(f"client process wrote no result: {out[:300]!r}", file=sys.stderr)
-            return 2
+        results.append(json.loads(out.read_text()))
+    outdir.cleanup()
 
     ack = [x for r in results for x in r["ack_ms"]]
     fan = [x for r in results for x in r["fanout_ms"]]
