@@ -1,7 +1,7 @@
 """Computer seats: pick a bot's move with the strategies of `bots/`.
 
-Until `bots.get_strategy` exists (another package, written in parallel) a small fallback
-plays: draw from the stock, lay every meld it is offered, discard its highest card.
+Should a strategy ever fail, a small fallback plays instead (draw from the stock, lay the
+biggest meld offered, discard the highest card) so that a table never stalls on a bot.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ import random
 from collections.abc import Sequence
 from typing import Protocol
 
+import bots
 import rules
 
 log = logging.getLogger("rummy.computer")
@@ -47,12 +48,8 @@ def _value(card: str) -> int:
 
 
 def get_strategy(name: str) -> Strategy:
-    """The bots package's strategy for `name`, or the fallback when it is not there yet."""
-    try:
-        from bots import get_strategy as bots_strategy
-    except ImportError:
-        return _Fallback()
-    strategy: Strategy = bots_strategy(name)
+    """The bots package's strategy for `name` (one shared object per name keeps its memory)."""
+    strategy: Strategy = bots.get_strategy(name)
     return strategy
 
 
