@@ -13,7 +13,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from random import Random
 from typing import Any
@@ -29,6 +30,7 @@ from bots.strategy import Strategy
 
 log = logging.getLogger("rummy.bot")
 
+KEEPALIVE_SECONDS = 25.0
 FATAL_CODES = {"unauthorized", "forbidden", "room_not_found", "room_expired"}
 
 
@@ -135,6 +137,23 @@ class BotSession:
         return {"type": "move", "move": rules.move_to_json(move), "version": version}
 
 
+@asynccontextmanager
+async def _pinging(ws: Any) -> AsyncIterator[None]:
+    """The server closes sockets silent for too long (4408): a bot waiting on a slow human
+    pings now and then, as the browser does."""
+
+    async def ping_forever() -> None:
+        while True:
+            await asyncio.sleep(KEEPALIVE_SECONDS)
+            await ws.send(json.dumps({"type": "ping"}))
+
+    task = asyncio.create_task(ping_forever())
+    try:
+        yield
+    finally:
+        task.cancel()
+
+
 async def play(
     seat: Seat,
     strategy: Strategy | str = "expert",
@@ -150,7 +169,7 @@ async def play(
     failures = 0
     while not session.finished:
         try:
-            async with connect(ws_url(seat), open_timeout=10, max_size=2**22) as ws:
+            async with connect(ws_url(seat), open_timeout=10, max_size=2**22) as ws, _pinging(ws):
                 session.resync()
                 async for raw in ws:
                     failures = 0

@@ -156,3 +156,21 @@ async def test_server_computer_seats_use_the_levels(
     )
     assert state is not None and state["hand_result"] is not None
     assert "draw" in calls and "discard" in calls
+
+
+async def test_waiting_bot_keeps_its_socket_on_a_server_closing_idle_ones(
+    make_server, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Seat 0 (a human) never moves, so the bot in seat 1 only waits. Every (re)connect brings
+    # a fresh state frame: one frame means the socket was never closed for idleness (4408).
+    base = make_server(ws_idle_seconds=1.5)
+    monkeypatch.setattr(client, "KEEPALIVE_SECONDS", 0.3)
+    created = await create_room(base, variant="classic", players=2, seed=5, name="a")
+    bot_seat = await client.join(base, created["room"], "bot")
+    frames: list[dict[str, Any]] = []
+    playing = asyncio.create_task(client.play(bot_seat, GreedyStrategy(), on_state=frames.append))
+    await asyncio.sleep(4.5)  # three idle timeouts' worth of waiting
+    playing.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await playing
+    assert len(frames) == 1, [f["version"] for f in frames]
