@@ -77,7 +77,7 @@ export function bindEvents(store, game) {
       if (kind === "new_match" && PLAYING.includes(store.view?.phase) && !window.confirm(t("newMatchConfirm"))) return;
       game.vote(kind);
     },
-    "copy-invite": async (el) => {
+    "copy-invite": async () => {
       const url = inviteUrl(store.session.room);
       try {
         await navigator.clipboard.writeText(url);
@@ -86,7 +86,8 @@ export function bindEvents(store, game) {
         input?.select();
         document.execCommand?.("copy");
       }
-      el.textContent = t("inviteCopied");
+      // In the store, not on the button: the next presence or state frame re-renders it.
+      store.update({ inviteCopied: store.session.room });
     },
     reveal: () => game.reveal(),
     replay: () => game.openReplay(),

@@ -249,7 +249,7 @@ function ownLink(session) {
     h("input", { readonly: true, value: seatUrl(session.room, session.token), "aria-label": t("ownLink") }));
 }
 
-export function renderInvite(view, session) {
+export function renderInvite(view, session, copied = false) {
   const url = inviteUrl(session.room);
   const firstFree = (view?.seats || []).findIndex((s) => !s.name && !s.bot);
   return h("section", { class: "invite", id: "invite" },
@@ -257,7 +257,7 @@ export function renderInvite(view, session) {
     h("p", { text: t("inviteText", { seat: (firstFree >= 0 ? firstFree : 1) + 1 }) }),
     h("div", { class: "copy-row" },
       h("input", { class: "invite-url", id: "invite-url", readonly: true, value: url, "aria-label": t("inviteTitle") }),
-      h("button", { type: "button", class: "btn primary", data: { action: "copy-invite" }, text: t("inviteCopy") }),
+      h("button", { type: "button", class: "btn primary", data: { action: "copy-invite" }, text: copied ? t("inviteCopied") : t("inviteCopy") }),
     ),
     ownLink(session),
   );
@@ -274,7 +274,7 @@ export function renderTable(store) {
   const needInvite = session.mode === "online" && (view.phase === "waiting" || (view.seats || []).some((s) => !s.name && !s.bot));
   const me = view.seats?.[view.seat] || {};
   return h("div", { class: ["table", `phase-${view.phase}`, myTurn && "my-turn"], id: "table", data: { phase: view.phase, seat: String(view.seat) } },
-    needInvite ? renderInvite(view, session) : null,
+    needInvite ? renderInvite(view, session, store.inviteCopied === session.room) : null,
     h("div", { class: "opponents" }, others.map((s) => opponent(view, s, session.mode === "local"))),
     h("div", { class: "center" }, pile(view, myTurn), status(view, myTurn)),
     melds(view, ctx),
