@@ -71,10 +71,17 @@ class Hub:
             listener(event)
 
     async def connect(self, room: str, seat: int) -> None:
-        self._connections[room][seat] += 1
+        self._count_socket(room, seat)
         await self.publish(room, {"kind": "presence"})
 
     async def disconnect(self, room: str, seat: int) -> None:
+        self._uncount_socket(room, seat)
+        await self.publish(room, {"kind": "presence"})
+
+    def _count_socket(self, room: str, seat: int) -> None:
+        self._connections[room][seat] += 1
+
+    def _uncount_socket(self, room: str, seat: int) -> None:
         seats = self._connections.get(room)
         if seats is not None:
             seats[seat] -= 1
@@ -82,7 +89,6 @@ class Hub:
                 del seats[seat]
             if not seats:
                 del self._connections[room]
-        await self.publish(room, {"kind": "presence"})
 
     async def presence(self, room: str) -> set[int]:
         """Seats with at least one open connection."""

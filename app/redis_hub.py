@@ -163,7 +163,7 @@ class RedisHub(Hub):
             await self.publish(room, {"kind": "presence"})
 
     async def connect(self, room: str, seat: int) -> None:
-        self._connections[room][seat] += 1
+        self._count_socket(room, seat)
         pipe = self._redis.pipeline(transaction=False)
         pipe.hincrby(PRESENCE + room, f"{seat}:{self.process}", 1)
         pipe.expire(PRESENCE + room, 86400)
@@ -172,13 +172,7 @@ class RedisHub(Hub):
         await self.publish(room, {"kind": "presence"})
 
     async def disconnect(self, room: str, seat: int) -> None:
-        seats = self._connections.get(room)
-        if seats is not None:
-            seats[seat] -= 1
-            if seats[seat] <= 0:
-                del seats[seat]
-            if not seats:
-                del self._connections[room]
+        self._uncount_socket(room, seat)
         field = f"{seat}:{self.process}"
         try:
             left = await self._redis.hincrby(PRESENCE + room, field, -1)
