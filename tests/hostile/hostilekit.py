@@ -15,7 +15,9 @@ import httpx
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-CARD = re.compile(r"(?<![A-Za-z0-9])(?:[A2-9TJQK][CDHS]|JK)(?![A-Za-z0-9])")
+# A card code standing alone: room ids and tokens are URL-safe words ([A-Za-z0-9_-]) that
+# may hold two letters like "QC" by chance, so those characters do not end a word either.
+CARD = re.compile(r"(?<![A-Za-z0-9_-])(?:[A2-9TJQK][CDHS]|JK)(?![A-Za-z0-9_-])")
 QUOTED_CARD = re.compile(r'"([A2-9TJQK][CDHS]|JK)"')
 
 
