@@ -96,3 +96,15 @@ def rejected(state: rules.GameState, seat: int, move: rules.Move, code: str) -> 
 def with_fields(state: rules.GameState, **fields: Any) -> rules.GameState:
     """The state with some fields replaced, validated again (e.g. scores before a hand)."""
     return rules.GameState.model_validate(state.model_dump() | fields)
+
+
+def all_cards(state: rules.GameState) -> Counter[str]:
+    """Every card of the state, wherever it lies: hands, stock, discard pile and melds."""
+    seen: Counter[str] = Counter()
+    for h in state.hands:
+        seen.update(h)
+    seen.update(state.stock)
+    seen.update(state.discard)
+    for m in state.melds:
+        seen.update(m.cards)
+    return seen

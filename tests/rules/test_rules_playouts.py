@@ -6,23 +6,13 @@ import random
 from collections import Counter
 
 import pytest
+from rulekit import all_cards
 
 import rules
 from rules.engine import deck_of
 
 CASES = [("classic", 2), ("basic", 2), ("basic", 3), ("basic", 4)]
 CASES += [("rummy51", 2), ("rummy51", 3), ("rummy51", 4)]
-
-
-def _all_cards(state: rules.GameState) -> Counter[str]:
-    seen: Counter[str] = Counter()
-    for h in state.hands:
-        seen.update(h)
-    seen.update(state.stock)
-    seen.update(state.discard)
-    for m in state.melds:
-        seen.update(m.cards)
-    return seen
 
 
 @pytest.mark.parametrize(("variant", "players"), CASES)
@@ -39,7 +29,7 @@ def test_random_hand_plays_to_a_result_and_replays(variant: str, players: int) -
         move = rng.choice(moves)
         log.append((state.turn, move))
         state = rules.apply(state, state.turn, move)
-        assert _all_cards(state) == pack
+        assert all_cards(state) == pack
     assert state.hand_result is not None
     assert rules.replay(start, log) == state
     assert rules.GameState.model_validate_json(state.model_dump_json()) == state

@@ -16,6 +16,7 @@ from collections import Counter
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from rulekit import all_cards
 
 import rules
 from rules import fast
@@ -29,17 +30,6 @@ CASES = [("classic", 2), ("basic", 2), ("basic", 3), ("basic", 4),
          ("rummy51", 2), ("rummy51", 3), ("rummy51", 4)]  # fmt: skip
 CODE = re.compile(r'"([A2-9TJQK][CDHS]|JK)"')
 NAMED = re.compile(r"\(([A2-9TJQK][CDHS]|JK)\)")
-
-
-def _cards(state: rules.GameState) -> Counter[str]:
-    seen: Counter[str] = Counter()
-    for h in state.hands:
-        seen.update(h)
-    seen.update(state.stock)
-    seen.update(state.discard)
-    for m in state.melds:
-        seen.update(m.cards)
-    return seen
 
 
 def _check_melds(state: rules.GameState) -> None:
@@ -155,7 +145,7 @@ def _play_hand(variant: str, players: int, seed: int) -> None:
         log.append((seat, move))
         state = new
         steps += 1
-        assert _cards(state) == pack
+        assert all_cards(state) == pack
         _check_melds(state)
         if steps % 7 == 0 or state.phase not in ("draw", "play"):
             _check_views(state)
