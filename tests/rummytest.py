@@ -185,3 +185,18 @@ def fixed_deal(
     if discard is None:
         discard = [left.pop(0)]
     return {"hands": full_hands, "discard": discard, "stock": (stock_top or []) + left}
+
+
+# Debian's Chromium for the browser tests; without the background-networking flags it
+# keeps dialling out and is refused by this machine's closed network.
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-quic",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]

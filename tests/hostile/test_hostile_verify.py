@@ -17,7 +17,7 @@ from typing import Any
 import httpx
 import pytest
 from hostilekit import bearer, body, full_room
-from rummytest import LiveServer
+from rummytest import CHROMIUM, CHROMIUM_ARGS, LiveServer
 
 import rules
 from app.verify import verify_log
@@ -319,19 +319,6 @@ def test_the_page_checks_commitments_and_deals_like_the_cli(
     assert "from card 5" in reordered[0]["problems"][0]
     assert "commitment mismatch" in reseeded[0]["problems"][0]
     assert not any(r[0]["ok"] for r in (swapped, reordered, reseeded))
-
-
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-quic",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 @pytest.mark.browser

@@ -13,7 +13,8 @@ from typing import Any
 
 import httpx
 import pytest
-from webtools import CHROMIUM, CHROMIUM_ARGS, DESKTOP
+from rummytest import CHROMIUM, CHROMIUM_ARGS
+from webtools import DESKTOP
 
 
 def _skip_or_fail(reason: str) -> None:
