@@ -6,6 +6,7 @@ routes) and `fixed_deal`/`pack` (complete deal bodies). Import: `from rummytest 
 from __future__ import annotations
 
 import asyncio
+import json
 import socket
 import threading
 import time
@@ -185,6 +186,39 @@ def fixed_deal(
     if discard is None:
         discard = [left.pop(0)]
     return {"hands": full_hands, "discard": discard, "stock": (stock_top or []) + left}
+
+
+class Socket:
+    """A websocket client of one seat that keeps every frame it received."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.frames: list[dict[str, Any]] = []
+
+    async def recv(self, timeout: float = 30) -> dict[str, Any]:
+        async with asyncio.timeout(timeout):  # a hang fails the test instead of stalling it
+            raw = await self.ws.recv()
+        frame: dict[str, Any] = json.loads(raw)
+        self.frames.append(frame)
+        return frame
+
+    async def until(self, predicate: Any) -> dict[str, Any]:
+        """The first frame (from now on) that satisfies `predicate`."""
+        while True:
+            frame = await self.recv()
+            if predicate(frame):
+                return frame
+
+    async def state(self, version: int | None = None) -> dict[str, Any]:
+        """The next state frame, or the first at `version` or later."""
+        frame = await self.until(
+            lambda f: f["type"] == "state" and (version is None or f["state"]["version"] >= version)
+        )
+        return dict(frame["state"])
+
+    async def send(self, frame: Any) -> None:
+        """Send a frame: a JSON value, or a raw text or bytes as it is."""
+        await self.ws.send(frame if isinstance(frame, (str, bytes)) else json.dumps(frame))
 
 
 # Debian's Chromium for the browser tests; without the background-networking flags it

@@ -12,6 +12,7 @@ from collections.abc import AsyncIterator, Iterable
 from typing import Any
 
 import httpx
+from rummytest import Socket
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -95,34 +96,8 @@ def dumps(data: Any) -> str:
     return json.dumps(data, sort_keys=True)
 
 
-class Seat:
-    """A websocket client of one seat that keeps every frame and how the socket closed."""
-
-    def __init__(self, ws: Any) -> None:
-        self.ws = ws
-        self.frames: list[dict[str, Any]] = []
-
-    async def recv(self, timeout: float = 30) -> dict[str, Any]:
-        async with asyncio.timeout(timeout):  # a hang fails the test instead of stalling it
-            raw = await self.ws.recv()
-        frame: dict[str, Any] = json.loads(raw)
-        self.frames.append(frame)
-        return frame
-
-    async def until(self, predicate: Any) -> dict[str, Any]:
-        while True:
-            frame = await self.recv()
-            if predicate(frame):
-                return frame
-
-    async def state(self, version: int | None = None) -> dict[str, Any]:
-        frame = await self.until(
-            lambda f: f["type"] == "state" and (version is None or f["state"]["version"] >= version)
-        )
-        return dict(frame["state"])
-
-    async def send(self, frame: Any) -> None:
-        await self.ws.send(frame if isinstance(frame, (str, bytes)) else json.dumps(frame))
+class Seat(Socket):
+    """A websocket client of one seat that also tells how the socket closed."""
 
     async def closed(self) -> int | None:
         """Wait for the server to close the socket; its close code (None: no close frame)."""
