@@ -36,11 +36,11 @@ def create_engine(url: str) -> AsyncEngine:
         kwargs["max_overflow"] = 20
     engine = create_async_engine(url, **kwargs)
     if parsed.get_backend_name() == "sqlite":
-        event.listen(engine.sync_engine, "connect", _sqlite_pragmas)
+        event.listen(engine.sync_engine, "connect", sqlite_pragmas)
     return engine
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
+def sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
     # Foreign keys are off by default in SQLite; WAL lets readers run beside the writer;
     # busy_timeout makes a second process wait for the write lock instead of failing.
     cursor = dbapi_connection.cursor()

@@ -292,7 +292,7 @@ class Game:
         event = {
             "kind": "state",
             "version": version,
-            "state": entry.state.model_dump_json(),
+            "state": entry.state_json,
             "hand_seq": hand_seq,
             "active_at": now.isoformat(),
         }

@@ -11,7 +11,8 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from functools import cached_property
+from typing import Any, Protocol
 
 from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
@@ -79,12 +80,44 @@ class Commit:
     # A new hand was dealt by this entry: its rules.hand_start(state) as JSON.
     new_hand_start: str | None = None
 
+    @cached_property
+    def state_json(self) -> str:
+        """The state as stored; serialized once for the database and the hub's event."""
+        return self.state.model_dump_json()
+
+    @cached_property
+    def payload_json(self) -> str:
+        return json.dumps(self.payload)
+
+
+class BatchWriter(Protocol):
+    """Writes group-commit batches another way than the engine (app/sqlite_writer.py)."""
+
+    async def commit_many(
+        self, batch: Sequence[tuple[Snapshot, Commit, datetime]]
+    ) -> list[int | None]: ...
+
+    async def close(self) -> None: ...
+
+
+def batch_order(batch: Sequence[tuple[Snapshot, Commit, datetime]]) -> list[int]:
+    """The batch's indices in room id order: two processes' batches then never wait on
+    each other in a cycle."""
+    return sorted(range(len(batch)), key=lambda i: batch[i][0].id)
+
 
 class Store:
     """SQLAlchemy implementation; every method runs in its own short transaction."""
 
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(
+        self, sessions: async_sessionmaker[AsyncSession], writer: BatchWriter | None = None
+    ) -> None:
         self._sessions = sessions
+        self._writer = writer
+
+    async def close(self) -> None:
+        if self._writer is not None:
+            await self._writer.close()
 
     async def ping(self) -> None:
         async with self._sessions() as session:
@@ -215,7 +248,7 @@ class Store:
         try:
             async with self._sessions.begin() as session:
                 values: dict[str, Any] = {
-                    "state": entry.state.model_dump_json(),
+                    "state": entry.state_json,
                     "version": new_version,
                     "active_at": now,
                 }
@@ -235,7 +268,7 @@ class Store:
                         seat=entry.seat,
                         hand_seq=hand_seq,
                         kind=entry.kind,
-                        move=json.dumps(entry.payload),
+                        move=entry.payload_json,
                         created_at=now,
                     )
                 )
@@ -271,17 +304,19 @@ class Store:
         Each entry keeps its own compare-and-swap: its result is the new version, or None
         when another writer won that room (nothing of that entry is written). Rooms are
         updated in id order, so two processes' batches never wait on each other in a cycle.
-        The statements are built once (`_BATCH_SQL`); each entry only binds values.
+        The statements are built once (`BATCH_SQL`); each entry only binds values.
         Raises what the database raises; the caller then commits the entries one by one.
         """
+        if self._writer is not None:
+            return await self._writer.commit_many(batch)
         results: list[int | None] = [None] * len(batch)
         logs: list[dict[str, Any]] = []
         new_hands: list[dict[str, Any]] = []
         ended: list[dict[str, Any]] = []
-        sql = _BATCH_SQL
+        sql = BATCH_SQL
         async with self._sessions.begin() as session:
             conn = await session.connection()
-            for i in sorted(range(len(batch)), key=lambda i: batch[i][0].id):
+            for i in batch_order(batch):
                 room, entry, now = batch[i]
                 new_version = room.version + 1
                 new_hand = entry.new_hand_start is not None
@@ -291,7 +326,7 @@ class Store:
                         "b_id": room.id,
                         "b_expected": room.version,
                         "b_version": new_version,
-                        "b_state": entry.state.model_dump_json(),
+                        "b_state": entry.state_json,
                         "b_at": now,
                         "b_hand_seq": room.hand_seq + 1 if new_hand else room.hand_seq,
                     },
@@ -306,7 +341,7 @@ class Store:
                         "seat": entry.seat,
                         "hand_seq": room.hand_seq,
                         "kind": entry.kind,
-                        "move": json.dumps(entry.payload),
+                        "move": entry.payload_json,
                         "created_at": now,
                     }
                 )
@@ -405,4 +440,4 @@ class _BatchSQL:
         self.new_hand = insert(Hand)
 
 
-_BATCH_SQL = _BatchSQL()
+BATCH_SQL = _BatchSQL()
