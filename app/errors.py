@@ -69,6 +69,11 @@ class RateLimited(AppError):
     code = "rate_limited"
 
 
+class Unavailable(AppError):
+    status = 503
+    code = "unavailable"
+
+
 # Rules codes that mean "not now" rather than "not legal".
 _CONFLICT_CODES = frozenset({"not_your_turn", "wrong_phase"})
 

@@ -8,6 +8,7 @@ and fixed deals.
 - `database_url` (session, parametrized "sqlite" / "postgres"): the postgres param uses
   RUMMY_TEST_POSTGRES_URL; it skips when that is unset, or fails when
   RUMMY_TEST_REQUIRE_SERVICES=1. Its tables are dropped once at session start.
+- `postgres_url` (session): RUMMY_TEST_POSTGRES_URL itself, skipping or failing likewise.
 - `server` (session): like `live_server` but on each `database_url`.
 - `make_server` (function): start extra servers with custom settings, stopped afterwards.
 - `api`: an `Api` client (tests/rummytest.py) of `live_server`.
@@ -103,6 +104,12 @@ def database_url(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPa
 
 
 # --- real servers -------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def postgres_url() -> str:
+    """The test PostgreSQL server's URL (the test is skipped without one)."""
+    return postgres_url_or_skip()
 
 
 @pytest.fixture(scope="session")
