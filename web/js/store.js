@@ -69,6 +69,9 @@ export class Store extends EventTarget {
   setView(view) {
     if (!view) return;
     if (this.view && view.version < this.view.version && view.seat === this.view.seat) return;
+    // The move's answer and the socket's broadcast carry the same view: rebuilding the hand
+    // for the second one would only replace the cards under a finger about to tap them.
+    if (this.view && view.version === this.view.version && JSON.stringify(view) === JSON.stringify(this.view)) return;
     const hand = view.hand || [];
     const changed = !this.view || view.seat !== this.view.seat || !sameHand(this.view.hand || [], hand);
     const fresh = !this.view || view.seat !== this.view.seat || view.hand_number !== this.view.hand_number;
