@@ -59,7 +59,8 @@ async def test_phone_width_has_no_horizontal_scroll_and_cards_are_tappable(pages
     await expect(cards).to_have_count(14)
     await page.locator('#hand .card[data-card="2H"]').click()
     # The tap re-renders the hand: measure the cards once that has happened.
-    await expect(page.locator('#hand .card[data-card="2H"]')).to_have_attribute("aria-pressed", "true")
+    tapped = page.locator('#hand .card[data-card="2H"]')
+    await expect(tapped).to_have_attribute("aria-pressed", "true")
     width = await page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1] == 375, width
     for i in range(await cards.count()):
