@@ -26,9 +26,9 @@ from app.db import create_engine, create_sessionmaker
 from app.errors import AppError, error_payload
 from app.game import Clock, Game, utcnow
 from app.hub import create_hub
-from app.sqlite_writer import create_batch_writer
 from app.store import Store
 from app.views import ErrorBody
+from app.writers import create_batch_writer
 
 log = logging.getLogger("rummy")
 
@@ -52,7 +52,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         engine = create_engine(settings.database_url)
         hub = create_hub(settings.redis_url)
         await hub.start()
-        store = Store(create_sessionmaker(engine), create_batch_writer(settings.database_url))
+        store = Store(create_sessionmaker(engine), create_batch_writer(engine))
         game = Game(store, hub, settings, clock or utcnow)
         app.state.game = game
         # What exists by now (modules, schemas, routes) lives as long as the process: moved

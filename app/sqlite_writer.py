@@ -24,7 +24,7 @@ from typing import Any
 
 from sqlalchemy import insert
 from sqlalchemy.dialects import sqlite
-from sqlalchemy.engine import make_url
+from sqlalchemy.engine import URL
 
 from app.db import sqlite_pragmas
 from app.models import Hand, MoveLog, Room
@@ -47,13 +47,12 @@ _NEW_HAND = _sql(insert(Hand), _HAND_COLUMNS)
 _stamp = Room.__table__.c.active_at.type.dialect_impl(_DIALECT).bind_processor(_DIALECT)
 
 
-def create_batch_writer(url: str) -> SqliteWriter | None:
-    """A writer for a SQLite database file; None (the engine writes) for other databases
-    and for in-memory SQLite, which a second connection would not see."""
-    parsed = make_url(url)
-    if parsed.get_backend_name() != "sqlite" or parsed.database in (None, "", ":memory:"):
+def sqlite_file(url: URL) -> str | None:
+    """The database file of a SQLite URL; None for in-memory SQLite, which a second
+    connection would not see."""
+    if url.database in (None, "", ":memory:"):
         return None
-    return SqliteWriter(parsed.database)
+    return url.database
 
 
 class SqliteWriter:
