@@ -31,6 +31,8 @@ import rules
 from app.store import Snapshot
 
 Loader = Callable[[str], Awaitable[Snapshot]]
+# Reads of one room a caller makes at most while news keeps overtaking them.
+MAX_LOADS = 3
 
 
 class SnapshotCache:
@@ -41,36 +43,54 @@ class SnapshotCache:
         self._size = size
         self._entries: OrderedDict[str, Snapshot] = OrderedDict()
         self._generation: dict[str, int] = {}
-        self._loading: dict[str, asyncio.Future[Snapshot]] = {}
+        # Loads in flight: their result and the room's generation when they started.
+        self._loading: dict[str, tuple[asyncio.Future[Snapshot], int]] = {}
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def get(self, room: str) -> Snapshot:
         """The room's snapshot: cached, or loaded once however many callers wait for it.
 
+        A load that news overtook (an event or a commit while it read) may hold an older
+        version than one already served: it is not returned while a newer read can be had,
+        so no socket is ever sent a room that went back.
+
         Raises what the loader raises (RoomNotFound).
         """
-        snap = self._entries.get(room)
-        if snap is not None:
-            self._entries.move_to_end(room)
-            return snap
-        pending = self._loading.get(room)
-        if pending is not None:
-            return await asyncio.shield(pending)
+        snap: Snapshot | None = None
+        for _ in range(MAX_LOADS):
+            cached = self._entries.get(room)
+            if cached is not None:
+                self._entries.move_to_end(room)
+                return cached
+            future, started = self._loading.get(room) or self._start_load(room)
+            snap = await asyncio.shield(future)
+            if self._generation.get(room, 0) == started:
+                return snap
+        assert snap is not None
+        return snap
+
+    def _start_load(self, room: str) -> tuple[asyncio.Future[Snapshot], int]:
         generation = self._generation.get(room, 0)
         future: asyncio.Future[Snapshot] = asyncio.get_running_loop().create_future()
-        self._loading[room] = future
-        try:
-            snap = await self._load(room)
-        except BaseException as exc:
-            future.set_exception(exc)
-            future.exception()  # retrieved: waiters re-raise it, nobody logs it as lost
-            raise
-        else:
-            future.set_result(snap)
-            if self._generation.get(room, 0) == generation:
-                self._store(snap)
-            return snap
-        finally:
-            del self._loading[room]
+        self._loading[room] = (future, generation)
+
+        async def load() -> None:
+            try:
+                snap = await self._load(room)
+            except BaseException as exc:
+                future.set_exception(exc)
+                future.exception()  # retrieved: waiters re-raise it, nobody logs it as lost
+            else:
+                future.set_result(snap)
+                if self._generation.get(room, 0) == generation:
+                    self._store(snap)
+            finally:
+                del self._loading[room]
+
+        task = asyncio.create_task(load())
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+        return future, generation
 
     async def reload(self, room: str) -> Snapshot:
         """Read the database now (a client claims a version we do not have).

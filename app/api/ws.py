@@ -114,6 +114,7 @@ async def _handle(
 async def _write(
     websocket: WebSocket, game: Game, room: str, seat: int, queue: asyncio.Queue[dict[str, Any]]
 ) -> None:
+    sent = -1  # the newest version this socket was sent: a room never goes back on screen
     while True:
         events = [await queue.get()]
         while not queue.empty():
@@ -131,7 +132,8 @@ async def _write(
                 await websocket.close(CLOSE_CODES.get(exc.status, 1008))
                 return
             connected = await game.hub.presence(room)
-            if want_state:
+            if want_state and snap.version >= sent:
+                sent = snap.version
                 view = await game.view(room, seat, snap)
                 # Serialized once, straight to text: this runs for every socket on every move.
                 await websocket.send_text('{"type":"state","state":' + view.model_dump_json() + "}")

@@ -53,10 +53,13 @@ async def test_a_read_that_started_before_news_is_not_kept() -> None:
     await asyncio.sleep(0)
     db.rows["r"] = snapshot("r", 1)
     cache.on_event("r", {"kind": "state", "version": 1})  # another process moved
+    late = asyncio.create_task(cache.get("r"))  # joins the read already in flight
+    await asyncio.sleep(0)
     db.gate.set()
-    assert (await slow).version == 0  # its caller gets what it read...
     db.gate = None
-    assert (await cache.get("r")).version == 1  # ...but nobody else does
+    # The news overtook that read: neither caller gets version 0, and the cache keeps 1.
+    assert (await slow).version == 1 and (await late).version == 1
+    assert (await cache.get("r")).version == 1 and db.reads == 2
 
 
 async def test_a_reload_does_not_join_an_older_read() -> None:
