@@ -128,10 +128,11 @@ class Stats:
     ws_high: int = 0
     hands_done: int = 0
     reconnects: int = 0
-    problems: list[str] = field(default_factory=list)
+    problems: list[str] = field(default_factory=list)  # the first 20, to print
+    problem_count: int = 0
 
     def problem(self, text: str) -> None:
-        self.errors["audit"] += 0  # keep the key order stable
+        self.problem_count += 1
         if len(self.problems) < 20:
             self.problems.append(text)
 
@@ -472,6 +473,7 @@ class Child:
             "hands_done": self.stats.hands_done,
             "reconnects": self.stats.reconnects,
             "problems": self.stats.problems,
+            "problem_count": self.stats.problem_count,
             "audit": dict(audit),
             "rooms": len(self.rooms),
             "seats": sum(r.players for r in self.rooms),
@@ -752,8 +754,11 @@ def main() -> int:
         f"applied           {audit.get('versions', 0)} versions in all (moves and votes, "
         "setup and finishing included)"
     )
-    problems = [p for r in results for p in r["problems"]][:10]
-    for p in problems:
+    # A room a socket saw go back, a client error, a log that repeats: each fails the run.
+    problem_count = sum(r["problem_count"] for r in results)
+    summary["problems"] = problem_count
+    print(f"problems          {problem_count}")
+    for p in [p for r in results for p in r["problems"]][:10]:
         print(f"  problem: {p}")
     if args.floor:
         floor = run_floor(args.floor_conns, args.floor_duration)
@@ -772,7 +777,7 @@ def main() -> int:
         print(f"ratio             {fl['ratio']} of the floor")
     if args.json:
         Path(args.json).write_text(json.dumps(summary, indent=2))
-    failed = lost or dup or gaps or bad or audit.get("log_http_error", 0)
+    failed = lost or dup or gaps or bad or audit.get("log_http_error", 0) or problem_count
     return 1 if failed else 0
 
 
