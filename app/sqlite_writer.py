@@ -28,11 +28,11 @@ from sqlalchemy.engine import URL
 
 from app.db import sqlite_pragmas
 from app.models import Hand, MoveLog, Room
-from app.store import BATCH_SQL, Commit, Snapshot, batch_order
+from app.store import BATCH_SQL, BatchRows, Commit, Snapshot, batch_order, cas_params
 
 _DIALECT = sqlite.dialect(paramstyle="named")
 _LOG_COLUMNS = ["room_id", "version", "seat", "hand_seq", "kind", "move", "created_at"]
-_HAND_COLUMNS = ["room_id", "seq", "start", "start_version"]
+_HAND_COLUMNS = ["room_id", "seq", "start", "start_version", "end_version"]
 
 
 def _sql(statement: Any, columns: list[str] | None = None) -> str:
@@ -93,59 +93,22 @@ class SqliteWriter:
     def _write(self, batch: list[tuple[Snapshot, Commit, datetime]]) -> list[int | None]:
         conn = self._connection()
         results: list[int | None] = [None] * len(batch)
-        logs: list[dict[str, Any]] = []
-        ended: list[dict[str, Any]] = []
-        new_hands: list[dict[str, Any]] = []
+        rows = BatchRows()
         # IMMEDIATE takes the write lock now, so the CAS reads what it then writes over.
         conn.execute("BEGIN IMMEDIATE")
         try:
             for i in batch_order(batch):
                 room, entry, now = batch[i]
-                new_version = room.version + 1
-                new_hand = entry.new_hand_start is not None
                 stamp = _stamp(now)
-                cursor = conn.execute(
-                    _CAS,
-                    {
-                        "b_id": room.id,
-                        "b_expected": room.version,
-                        "b_version": new_version,
-                        "b_state": entry.state_json,
-                        "b_at": stamp,
-                        "b_hand_seq": room.hand_seq + 1 if new_hand else room.hand_seq,
-                    },
-                )
-                if cursor.rowcount != 1:
-                    continue
-                results[i] = new_version
-                logs.append(
-                    {
-                        "room_id": room.id,
-                        "version": new_version,
-                        "seat": entry.seat,
-                        "hand_seq": room.hand_seq,
-                        "kind": entry.kind,
-                        "move": entry.payload_json,
-                        "created_at": stamp,
-                    }
-                )
-                if entry.hand_ended:
-                    ended.append({"b_room": room.id, "b_seq": room.hand_seq, "b_end": new_version})
-                if new_hand:
-                    new_hands.append(
-                        {
-                            "room_id": room.id,
-                            "seq": room.hand_seq + 1,
-                            "start": entry.new_hand_start,
-                            "start_version": new_version,
-                        }
-                    )
-            if logs:
-                conn.executemany(_LOG, logs)
-            if ended:
-                conn.executemany(_END_HAND, ended)
-            if new_hands:
-                conn.executemany(_NEW_HAND, new_hands)
+                if conn.execute(_CAS, cas_params(room, entry, stamp)).rowcount == 1:
+                    results[i] = room.version + 1
+                    rows.add(room, entry, stamp)
+            if rows.logs:
+                conn.executemany(_LOG, rows.logs)
+            if rows.ended:
+                conn.executemany(_END_HAND, rows.ended)
+            if rows.new_hands:
+                conn.executemany(_NEW_HAND, rows.new_hands)
             conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:

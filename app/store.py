@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
 from typing import Any, Protocol
@@ -98,6 +98,56 @@ class BatchWriter(Protocol):
     ) -> list[int | None]: ...
 
     async def close(self) -> None: ...
+
+
+def cas_params(room: Snapshot, entry: Commit, at: Any) -> dict[str, Any]:
+    """The bound values of `BATCH_SQL.cas` for one entry (`at`: its time as the driver
+    takes it)."""
+    new_hand = entry.new_hand_start is not None
+    return {
+        "b_id": room.id,
+        "b_expected": room.version,
+        "b_version": room.version + 1,
+        "b_state": entry.state_json,
+        "b_at": at,
+        "b_hand_seq": room.hand_seq + 1 if new_hand else room.hand_seq,
+    }
+
+
+@dataclass
+class BatchRows:
+    """What the entries that won their CAS write besides their room: one log row each,
+    and the hands they ended or dealt."""
+
+    logs: list[dict[str, Any]] = field(default_factory=list)
+    ended: list[dict[str, Any]] = field(default_factory=list)
+    new_hands: list[dict[str, Any]] = field(default_factory=list)
+
+    def add(self, room: Snapshot, entry: Commit, at: Any) -> None:
+        new_version = room.version + 1
+        self.logs.append(
+            {
+                "room_id": room.id,
+                "version": new_version,
+                "seat": entry.seat,
+                "hand_seq": room.hand_seq,
+                "kind": entry.kind,
+                "move": entry.payload_json,
+                "created_at": at,
+            }
+        )
+        if entry.hand_ended:
+            self.ended.append({"b_room": room.id, "b_seq": room.hand_seq, "b_end": new_version})
+        if entry.new_hand_start is not None:
+            self.new_hands.append(
+                {
+                    "room_id": room.id,
+                    "seq": room.hand_seq + 1,
+                    "start": entry.new_hand_start,
+                    "start_version": new_version,
+                    "end_version": None,
+                }
+            )
 
 
 def batch_order(batch: Sequence[tuple[Snapshot, Commit, datetime]]) -> list[int]:
@@ -310,59 +360,22 @@ class Store:
         if self._writer is not None:
             return await self._writer.commit_many(batch)
         results: list[int | None] = [None] * len(batch)
-        logs: list[dict[str, Any]] = []
-        new_hands: list[dict[str, Any]] = []
-        ended: list[dict[str, Any]] = []
+        rows = BatchRows()
         sql = BATCH_SQL
         async with self._sessions.begin() as session:
             conn = await session.connection()
             for i in batch_order(batch):
                 room, entry, now = batch[i]
-                new_version = room.version + 1
-                new_hand = entry.new_hand_start is not None
-                result = await conn.execute(
-                    sql.cas,
-                    {
-                        "b_id": room.id,
-                        "b_expected": room.version,
-                        "b_version": new_version,
-                        "b_state": entry.state_json,
-                        "b_at": now,
-                        "b_hand_seq": room.hand_seq + 1 if new_hand else room.hand_seq,
-                    },
-                )
-                if result.rowcount != 1:
-                    continue
-                results[i] = new_version
-                logs.append(
-                    {
-                        "room_id": room.id,
-                        "version": new_version,
-                        "seat": entry.seat,
-                        "hand_seq": room.hand_seq,
-                        "kind": entry.kind,
-                        "move": entry.payload_json,
-                        "created_at": now,
-                    }
-                )
-                if entry.hand_ended:
-                    ended.append({"b_room": room.id, "b_seq": room.hand_seq, "b_end": new_version})
-                if new_hand:
-                    new_hands.append(
-                        {
-                            "room_id": room.id,
-                            "seq": room.hand_seq + 1,
-                            "start": entry.new_hand_start,
-                            "start_version": new_version,
-                            "end_version": None,
-                        }
-                    )
-            if logs:
-                await conn.execute(sql.log, logs)
-            for params in ended:
+                result = await conn.execute(sql.cas, cas_params(room, entry, now))
+                if result.rowcount == 1:
+                    results[i] = room.version + 1
+                    rows.add(room, entry, now)
+            if rows.logs:
+                await conn.execute(sql.log, rows.logs)
+            for params in rows.ended:
                 await conn.execute(sql.end_hand, params)
-            if new_hands:
-                await conn.execute(sql.new_hand, new_hands)
+            if rows.new_hands:
+                await conn.execute(sql.new_hand, rows.new_hands)
         return results
 
     async def finished_hands(self, room_id: str) -> list[tuple[Hand, list[MoveLog]]]:
