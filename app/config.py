@@ -16,6 +16,9 @@ class Settings(BaseSettings):
     room_ttl_days: float = 7
     # Unset: one process, in-memory fan-out. Set: websocket events go through Redis pub/sub.
     redis_url: str | None = None
+    # Group commits written in one hop (app/writers.py). Off: statement by statement through
+    # the engine, the slower path that any SQLAlchemy async driver can run.
+    batch_writer: bool = True
     # How often the purge task looks for expired rooms.
     purge_interval_seconds: float = 3600
     # Hostile-input limits (app/limits.py): token buckets per client address, "<n>/<period>"

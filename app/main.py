@@ -52,7 +52,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         engine = create_engine(settings.database_url)
         hub = create_hub(settings.redis_url)
         await hub.start()
-        store = Store(create_sessionmaker(engine), create_batch_writer(engine))
+        writer = create_batch_writer(engine) if settings.batch_writer else None
+        store = Store(create_sessionmaker(engine), writer)
         game = Game(store, hub, settings, clock or utcnow)
         app.state.game = game
         _tune_gc()

@@ -1,12 +1,14 @@
 """Moves of many rooms arriving together share the database's batch write (one hop on
-SQLite, one statement on PostgreSQL): every room ends up exactly as if it had been played
-alone, hands included, and no batch had to fall back to writing its moves one by one."""
+SQLite, one statement on PostgreSQL, or with RUMMY_BATCH_WRITER=false statement by
+statement through the engine): every room ends up exactly as if it had been played alone,
+hands included, and no batch had to fall back to writing its moves one by one."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
 
+import httpx
 import pytest
 from rummytest import Api, fixed_deal
 from serverkit import ok, online_room
@@ -17,10 +19,19 @@ HAND = ["AH", "2H", "3H", "4H", "5C", "6C", "7C", "8D", "9D", "TD"]
 MELDS = [["AH", "2H", "3H", "4H"], ["5C", "6C", "7C"], ["8D", "9D", "TD"]]
 
 
+@pytest.mark.parametrize("batch_writer", [True, False], ids=["one-hop", "engine"])
 async def test_rooms_played_at_once_are_each_written_whole(
-    client: Api, caplog: pytest.LogCaptureFixture
+    database_url: str, make_server, batch_writer: bool, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING, logger="rummy")
+    base = make_server(database_url=database_url, batch_writer=batch_writer)
+    async with httpx.AsyncClient(base_url=base, timeout=60) as http:
+        await play_rooms_at_once(Api(http))
+    fallbacks = [r.getMessage() for r in caplog.records if r.name == "rummy.committer"]
+    assert fallbacks == []
+
+
+async def play_rooms_at_once(client: Api) -> None:
     deal = fixed_deal("classic", 2, hands=[HAND], stock_top=["KS"])
     rooms = await asyncio.gather(*(online_room(client, deal=deal) for _ in range(ROOMS)))
 
@@ -51,6 +62,3 @@ async def test_rooms_played_at_once_are_each_written_whole(
         # The second hand is dealt and in play: nobody but its players see its deal yet.
         view = ok(await client.state(room, tokens[1]))
         assert view["version"] == 5 and len(view["hand"]) == 10
-
-    fallbacks = [r.getMessage() for r in caplog.records if r.name == "rummy.committer"]
-    assert fallbacks == []
