@@ -70,7 +70,7 @@ class SqliteWriter:
 
         Raises what sqlite3 raises (the whole batch is then rolled back)."""
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._thread, self._write, list(batch))
+        return await loop.run_in_executor(self._thread, self._write, batch)
 
     async def close(self) -> None:
         loop = asyncio.get_running_loop()
@@ -90,7 +90,7 @@ class SqliteWriter:
             self._conn.close()
             self._conn = None
 
-    def _write(self, batch: list[tuple[Snapshot, Commit, datetime]]) -> list[int | None]:
+    def _write(self, batch: Sequence[tuple[Snapshot, Commit, datetime]]) -> list[int | None]:
         conn = self._connection()
         results: list[int | None] = [None] * len(batch)
         rows = BatchRows()

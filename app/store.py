@@ -91,7 +91,8 @@ class Commit:
 
 
 class BatchWriter(Protocol):
-    """Writes group-commit batches another way than the engine (app/sqlite_writer.py)."""
+    """Writes group-commit batches in one hop instead of statement by statement through the
+    engine (app/writers.py picks one per database)."""
 
     async def commit_many(
         self, batch: Sequence[tuple[Snapshot, Commit, datetime]]
