@@ -52,10 +52,13 @@ check: install-test
 	done; exit $$status
 
 # tests/ is not one module tree (five conftest.py, flat imports of sibling helpers), so
-# mypy checks it one directory at a time, each seeing its own helpers and tests/rummytest.py.
+# mypy checks it one directory at a time, each seeing its own helpers and tests/rummytest.py;
+# errors in the packages it imports are `make check`'s. Not strict, and not yet in `check`.
 check-tests: install-test
-	@set -e; for d in $(TEST_DIRS); do \
-		echo "mypy $$d"; MYPYPATH=tests:$$d $(BIN)/mypy $$d/*.py; done
+	@status=0; for d in $(TEST_DIRS); do \
+		echo "mypy $$d"; \
+		MYPYPATH=tests:$$d $(BIN)/mypy --follow-imports=silent $$d/*.py || status=1; \
+	done; exit $$status
 
 lint: check
 
