@@ -5,7 +5,6 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 UV := $(BIN)/uv
-UV_VERSION := 0.13.9
 HOST ?= 127.0.0.1
 PORT ?= 8000
 # --locked: a uv.lock that no longer matches pyproject.toml fails instead of being ignored.
@@ -15,10 +14,11 @@ TEST_DIRS := tests tests/app tests/bots tests/hostile tests/rules tests/scale te
 
 .PHONY: run test check check-tests install install-test lock lint bench clean
 
-# uv is the only thing pip installs, pinned; it then installs everything else from the lock.
-$(UV):
+# uv is the only thing pip installs, pinned and hashed; it installs the rest from the lock.
+$(UV): scripts/uv-requirements.txt
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install -q 'uv==$(UV_VERSION)'
+	$(BIN)/python -m pip install -q --force-reinstall --require-hashes -r scripts/uv-requirements.txt
+	touch $@
 
 # What a SQLite server needs, nothing more.
 $(VENV)/.installed: pyproject.toml uv.lock | $(UV)
