@@ -13,6 +13,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -67,20 +68,31 @@ def _run(command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess
     )
 
 
-def _have_server_binaries() -> bool:
-    initdb = shutil.which("initdb") or glob.glob("/usr/lib/postgresql/*/bin/initdb")
-    return bool(initdb) and shutil.which("redis-server") is not None
+def _initdb() -> str | None:
+    installed = glob.glob("/usr/lib/postgresql/*/bin/initdb")  # Debian keeps it off PATH
+    return shutil.which("initdb") or max(installed, default=None)
+
+
+def _need(*binaries: str | None) -> None:
+    if all(binaries):
+        return
+    if os.environ.get("RUMMY_TEST_REQUIRE_SERVICES", "") not in ("", "0"):
+        pytest.fail("RUMMY_TEST_REQUIRE_SERVICES=1 but PostgreSQL or Redis is not installed")
+    pytest.skip("PostgreSQL's or Redis's binaries are not installed")
 
 
 def test_throwaway_servers_serve_the_command_and_are_gone_after_it() -> None:
-    if not _have_server_binaries():
-        if os.environ.get("RUMMY_TEST_REQUIRE_SERVICES", "") not in ("", "0"):
-            pytest.fail("RUMMY_TEST_REQUIRE_SERVICES=1 but initdb or redis-server is missing")
-        pytest.skip("PostgreSQL's or Redis's binaries are not installed")
+    _need(_initdb(), shutil.which("redis-server"))
     pg, redis = _free_port(), _free_port()
+    # As strict as this run: a machine without Chromium may still test the services.
+    require = "0" if os.environ.get("RUMMY_TEST_REQUIRE_SERVICES") == "0" else "1"
     done = _run(
         [sys.executable, "-c", PROBE],
-        _env(RUMMY_SERVICES_PG_PORT=str(pg), RUMMY_SERVICES_REDIS_PORT=str(redis)),
+        _env(
+            RUMMY_SERVICES_PG_PORT=str(pg),
+            RUMMY_SERVICES_REDIS_PORT=str(redis),
+            RUMMY_TEST_REQUIRE_SERVICES=require,
+        ),
     )
     assert done.returncode == 0, done.stderr
     seen = json.loads(done.stdout)
@@ -89,7 +101,7 @@ def test_throwaway_servers_serve_the_command_and_are_gone_after_it() -> None:
         "redis": f"redis://127.0.0.1:{redis}/0",
         "fsync": "off",
         "pong": True,
-        "require": "1",
+        "require": require,
     }
     assert f"starting a throwaway PostgreSQL on 127.0.0.1:{pg}" in done.stderr
     assert not _port_open(pg) and not _port_open(redis)
@@ -121,6 +133,7 @@ def test_a_service_that_cannot_be_had_fails_and_names_what_to_install(tmp_path: 
             PATH=str(tmp_path),
             RUMMY_TEST_POSTGRES_URL="postgresql+asyncpg://root@127.0.0.1:1/test",
             RUMMY_SERVICES_REDIS_PORT=str(_free_port()),
+            RUMMY_TEST_REQUIRE_SERVICES="1",
         ),
     )
     assert done.returncode == 1 and "ran" not in done.stdout
@@ -140,3 +153,34 @@ def test_a_service_that_cannot_be_had_fails_and_names_what_to_install(tmp_path: 
     assert skipping.returncode == 0, skipping.stderr
     assert skipping.stdout.strip() == "ran without redis 0"
     assert "its tests will skip" in skipping.stderr
+
+
+def test_a_postgresql_that_refuses_root_fails_and_says_so() -> None:
+    """Like Debian's own cluster: it answers on the port but has no trust-auth `root`."""
+    initdb = _initdb()
+    _need(initdb, shutil.which("psql"))
+    assert initdb
+    bin_dir = Path(os.path.realpath(initdb)).parent
+    as_owner = ["runuser", "-u", "postgres", "--"] if os.geteuid() == 0 else []
+    # Not under pytest's tmp_path: the `postgres` user cannot enter root's private folder.
+    home = Path(tempfile.mkdtemp(prefix="rummy-test-pg."))
+    data = home / "pg"
+    pg_ctl = [*as_owner, str(bin_dir / "pg_ctl"), "-D", str(data), "-w"]
+    port = _free_port()
+    try:
+        home.chmod(0o755)
+        data.mkdir()
+        if as_owner:
+            shutil.chown(data, "postgres")
+        subprocess.run([*as_owner, str(initdb), "-A", "trust", "-U", "postgres", "-N", "-D",
+                        str(data)], check=True, capture_output=True)  # fmt: skip
+        options = f"-c listen_addresses=127.0.0.1 -p {port} -c unix_socket_directories={data}"
+        subprocess.run([*pg_ctl, "-l", str(data / "log"), "start", "-o", options],
+                       check=True, capture_output=True)  # fmt: skip
+        done = _run(["sh", "-c", "echo ran"], _env(RUMMY_SERVICES_PG_PORT=str(port)))
+    finally:
+        subprocess.run([*pg_ctl, "-m", "immediate", "stop"], capture_output=True)
+        shutil.rmtree(home)
+    assert done.returncode == 1 and "ran" not in done.stdout
+    assert f"PostgreSQL on 127.0.0.1:{port} refuses root" in done.stderr
+    assert "set RUMMY_TEST_POSTGRES_URL" in done.stderr
