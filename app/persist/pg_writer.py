@@ -93,8 +93,10 @@ class PostgresWriter:
                 column.append(value)
         async with self._engine.connect() as conn:
             raw = await conn.get_raw_connection()
+            driver = raw.driver_connection
+            assert driver is not None  # a live pooled connection
             try:
-                rows = await raw.driver_connection.fetch(_BATCH, *columns)
+                rows = await driver.fetch(_BATCH, *columns)
             except BaseException:
                 await conn.invalidate()
                 raise

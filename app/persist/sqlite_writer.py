@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -44,7 +45,9 @@ _END_HAND = _sql(BATCH_SQL.end_hand)
 _LOG = _sql(insert(MoveLog), _LOG_COLUMNS)
 _NEW_HAND = _sql(insert(Hand), _HAND_COLUMNS)
 # The text SQLAlchemy stores a datetime as on SQLite, so both writers' rows read back alike.
-_stamp = Room.__table__.c.active_at.type.dialect_impl(_DIALECT).bind_processor(_DIALECT)
+_to_text = Room.__table__.c.active_at.type.dialect_impl(_DIALECT).bind_processor(_DIALECT)
+assert _to_text is not None  # SQLite's DateTime always converts
+_stamp: Callable[[Any], Any] = _to_text
 
 
 def sqlite_file(url: URL) -> str | None:
