@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import stat
 import threading
+from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -78,3 +79,31 @@ def test_a_sealed_state_opens_only_for_its_own_row_and_key() -> None:
     with pytest.raises(SealError):
         StateCipher(decode_key(new_key())).open(cipher.state_context("room-a"), sealed)
     assert cipher.open(cipher.state_context("room-a"), STATE) == STATE  # from before sealing
+
+
+async def test_another_process_advances_its_cached_room_from_the_sealed_event() -> None:
+    from sqlalchemy.ext.asyncio import create_async_engine
+
+    import rules
+    from app.db import create_sessionmaker
+    from app.persist import Commit, SeatRow, Snapshot, SqlStore
+    from app.snapshots import SnapshotCache
+
+    engine = create_async_engine("sqlite+aiosqlite://")  # never connected
+    store = SqlStore(create_sessionmaker(engine), StateCipher(decode_key(new_key())))
+    state = rules.new_game("classic", 2, seed=bytes(32))
+    seats = tuple(SeatRow(seat=i, name=None, taken=True, bot=None) for i in range(2))
+    room = Snapshot("r1", "classic", 2, "online", 0, 0, datetime.now(UTC), state, seats)
+    moved = rules.apply(state, state.turn, rules.parse_move({"type": "draw", "source": "stock"}))
+    sealed = store.stored_state("r1", Commit(seat=0, kind="move", payload={}, state=moved))
+    assert moved.stock[0] not in sealed and moved.seed not in sealed
+
+    async def no_reads(room_id: str) -> Snapshot:
+        raise AssertionError("the event carried the state: no read needed")
+
+    cache = SnapshotCache(no_reads, store.decode_state)
+    cache.put(room)
+    event = {"kind": "state", "version": 1, "state": sealed, "hand_seq": 0}
+    cache.on_event("r1", {**event, "active_at": datetime.now(UTC).isoformat()})
+    assert (await cache.get("r1")).state == moved
+    await engine.dispose()
