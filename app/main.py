@@ -52,6 +52,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         hub = create_hub(settings.redis_url)
         await hub.start()
         store = create_store(engine, settings)
+        await store.seal_plain_rows()
         game = Game(store, hub, settings, clock or utcnow)
         app.state.game = game
         _tune_gc()

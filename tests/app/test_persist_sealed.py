@@ -137,7 +137,7 @@ async def room_state(database_url: str, room: str) -> str:
         await engine.dispose()
 
 
-async def test_a_room_stored_in_the_clear_still_plays_and_is_sealed_by_its_next_move(
+async def test_a_room_stored_in_the_clear_is_sealed_at_start_and_plays_on(
     sealed_url: str, make_server, tmp_path: Path
 ) -> None:
     from test_play import MELDS, OUT_IN_ONE_TURN
@@ -153,13 +153,19 @@ async def test_a_room_stored_in_the_clear_still_plays_and_is_sealed_by_its_next_
     old.stop()
     await store_in_the_clear(sealed_url, room, state)
 
+    plain = await stored_text(sealed_url, room)
+    assert [s for s in secrets_of(state) if s in plain]  # as an older server left it
+
     base = make_server(database_url=sealed_url, secret_key_file=key_file)
+    # The start sealed what the old server left in the clear, before serving anything.
+    assert (await room_state(sealed_url, room)).startswith("sealed1:")
+    stored = await stored_text(sealed_url, room)
+    assert sorted(s for s in secrets_of(state) if s in stored) == []
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         api = Api(http)
         view = ok(await api.state(room, tokens[0]))
         assert sorted(view["hand"]) == sorted(deal["hands"][0])
         ok(await api.move(room, tokens[0], DRAW, 0))
-        assert (await room_state(sealed_url, room)).startswith("sealed1:")
         ok(await api.move(room, tokens[0], {"type": "meld", "melds": MELDS["classic"]}, 1))
         done = ok(await api.move(room, tokens[0], {"type": "discard", "card": "KS"}, 2))
         assert done["hand_result"]["winner"] == 0
