@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from pydantic import SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -16,7 +17,7 @@ class Settings(BaseSettings):
     room_ttl_days: float = 7
     # Unset: one process, in-memory fan-out. Set: websocket events go through Redis pub/sub.
     redis_url: str | None = None
-    # Group commits written in one hop (app/writers.py). Off: statement by statement through
+    # Group commits written in one hop (app/persist/). Off: statement by statement through
     # the engine, the slower path that any SQLAlchemy async driver can run.
     batch_writer: bool = True
     # How often the purge task looks for expired rooms.
@@ -33,6 +34,11 @@ class Settings(BaseSettings):
     ws_idle_seconds: float = 600.0
     body_timeout_seconds: float = 30.0
     ws_max_per_client: int = 256
+    # Seals the stored game states (app/persist/sealing.py): 32 bytes, URL-safe base64.
+    # Unset: a key file made on first start (beside the SQLite database, or secret_key_file).
+    # Every process of one database needs the same key: set it for PostgreSQL.
+    secret_key: SecretStr | None = None
+    secret_key_file: str | None = None
     # Where the static web app lives (index.html, js/, css/).
     web_dir: str | None = None
 

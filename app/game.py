@@ -25,7 +25,6 @@ from typing import Any
 
 import rules
 from app import computer
-from app.committer import GroupCommitter
 from app.config import Settings
 from app.errors import (
     Forbidden,
@@ -37,8 +36,8 @@ from app.errors import (
     WaitingForPlayers,
 )
 from app.hub import Hub
+from app.persist import Commit, GroupCommitter, NewSeat, Snapshot, Store
 from app.snapshots import SnapshotCache
-from app.store import Commit, NewSeat, Snapshot, Store
 from app.views import PLAYING, LogHand, LogMove, LogVote, RoomView, build_view
 
 log = logging.getLogger("rummy.game")
@@ -76,10 +75,10 @@ class Game:
         self._rng = random.Random(secrets.randbits(64))
         self._bot_tasks: set[asyncio.Task[None]] = set()
         # Recent rooms' snapshots: the move path and the sockets' views read no database.
-        self.snapshots = SnapshotCache(store.load)
+        self.snapshots = SnapshotCache(store.load, store.decode_state)
         hub.watch(self.snapshots.on_event)
         # Moves of different rooms that arrive together share one transaction.
-        self.committer = GroupCommitter(store)
+        self.committer = GroupCommitter(store.writer, store.fallback)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -292,7 +291,7 @@ class Game:
         event = {
             "kind": "state",
             "version": version,
-            "state": entry.state_json,
+            "state": self.store.stored_state(snap.id, entry),
             "hand_seq": hand_seq,
             "active_at": now.isoformat(),
         }

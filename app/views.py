@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 import rules
-from app.store import Snapshot
+from app.persist.records import Snapshot
 
 PLAYING = ("draw", "play")
 
