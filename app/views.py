@@ -53,6 +53,14 @@ class SummarySeat(BaseModel):
     bot: str | None
 
 
+class RoomOptions(BaseModel):
+    """The options the room was created with (POST /api/rooms)."""
+
+    limit: int | None = Field(
+        description="rummy51: the penalty total that ends the match; null for other variants"
+    )
+
+
 class RoomSummary(BaseModel):
     """What anyone with the room id may see: no cards."""
 
@@ -65,6 +73,11 @@ class RoomSummary(BaseModel):
     hand_number: int
     scores: tuple[int, ...]
     seats: tuple[SummarySeat, ...]
+    options: RoomOptions
+
+
+def room_options(snap: Snapshot) -> RoomOptions:
+    return RoomOptions(limit=rules.get_variant(snap.variant).penalty_limit)
 
 
 def build_summary(snap: Snapshot, connected: set[int]) -> RoomSummary:
@@ -91,6 +104,7 @@ def build_summary(snap: Snapshot, connected: set[int]) -> RoomSummary:
             )
             for s in snap.seats
         ),
+        options=room_options(snap),
     )
 
 
