@@ -40,6 +40,7 @@ def build_view(snap: Snapshot, seat: int, connected: set[int]) -> RoomView:
     if snap.is_waiting:
         # Dealt at creation, but nobody moves until every seat is taken.
         view["phase"] = "waiting"
+        view["legal"] = None
     return RoomView.model_construct(
         **view, room=snap.id, version=snap.version, seats=seat_infos(snap, connected)
     )

@@ -99,6 +99,18 @@ def to_api_move(move: FastMove) -> Move:
     return Swap(meld=f"m{move[1]}", card=CODES[move[2]])
 
 
+def last_move_from_json(lm: LastMove | None) -> tuple[int, FastMove] | None:
+    """The engine form of a view's or state's `last_move` (a discard draw keeps its card)."""
+    if lm is None:
+        return None
+    data = dict(lm.move)
+    card = data.pop("card", None) if data.get("type") == "draw" else None
+    move = to_fast_move(parse_move(data))
+    if isinstance(card, str):
+        move = (*move, code_to_int(card))
+    return (lm.seat, move)
+
+
 def meld_to_model(m: TMeld) -> TableMeld:
     return TableMeld(
         id=f"m{m.id}",
@@ -142,6 +154,8 @@ def move_json(move: FastMove) -> dict[str, str | list[str] | list[list[str]]]:
     """The wire form of an engine move (what `move_to_json` gives for its API move)."""
     kind = move[0]
     if kind == DRAW:
+        if len(move) > 2:  # a discard draw names the card (it was face up)
+            return {"type": "draw", "source": "discard", "card": CODES[move[2]]}
         return {"type": "draw", "source": "stock" if move[1] == SRC_STOCK else "discard"}
     if kind == DISCARD:
         return {"type": "discard", "card": CODES[move[1]]}
@@ -201,8 +215,7 @@ def game_from_state(state: GameState) -> Game:
     g.match_winner = state.match_winner
     g.votes_next = state.votes.next_hand
     g.votes_new = state.votes.new_match
-    lm = state.last_move
-    g.last_move = None if lm is None else (lm.seat, to_fast_move(parse_move(lm.move)))
+    g.last_move = last_move_from_json(state.last_move)
     return g
 
 

@@ -130,6 +130,8 @@ class Game(HandMixin):
             if kind != DRAW:
                 raise MustDrawFirst("draw a card from the stock or the discard pile first")
             self._draw(seat, move[1])
+            if move[1] == SRC_DISCARD:
+                move = (DRAW, SRC_DISCARD, self.drawn)  # API.md v1.1: it was face up
         elif kind == DISCARD:
             self._discard(seat, move[1])
         elif kind == MELD:

@@ -28,27 +28,32 @@ single melds, single-card lay-offs and discards is complete.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Literal
 
-from rules.cards import JOKER
-from rules.convert import ints, meld_from_model, to_api_move
+from rules.cards import CODES, JOKER, code_to_int, make
+from rules.convert import codes, ints, meld_from_model, to_api_move
 from rules.core import (
     DISCARD,
     DRAW,
     DRAW_PHASE,
+    LAYOFF,
     MELD,
     PHASE_INTS,
     PLAY_PHASE,
     SRC_DISCARD,
     SRC_STOCK,
+    SWAP,
     FastMove,
     Game,
 )
 from rules.fastrules import EX_KEEP_TOP_ON_DRAW, fast_rules
 from rules.layoffs import layoff_moves, swap_moves
-from rules.melds import read_meld
+from rules.melds import END_ANY, END_HIGH, END_LOW, TMeld, read_meld
 from rules.meldsearch import opening_combos, rummy_partitions, single_melds
 from rules.moves import Move
-from rules.view import SeatView
+from rules.view import Legal, LegalLayoff, LegalSwap, Opening, SeatView
+
+MAX_LEGAL_MELDS = 64
 
 
 def _meld_moves(g: Game, seat: int, hand: list[int], cnt: list[int]) -> list[FastMove]:
@@ -184,3 +189,55 @@ def legal_moves(view: SeatView) -> Iterator[Move]:
     if g.phase not in (DRAW_PHASE, PLAY_PHASE):
         return iter(())
     return (to_api_move(m) for m in generate(g, view.seat))
+
+
+def legal_summary(view: SeatView) -> Legal | None:
+    """The view's `legal` object (API.md v1.1) from the same `generate` as `legal_moves`;
+    None when it is not this seat's move."""
+    if view.turn != view.seat or view.phase not in ("draw", "play"):
+        return None
+    g = game_from_view(view)
+    draw: list[Literal["stock", "discard"]] = []
+    discard: list[str] = []
+    layoffs: list[LegalLayoff] = []
+    swaps: list[LegalSwap] = []
+    melds: list[tuple[str, ...]] = []
+    runs = {m.id: m for m in g.melds if m.is_run}
+    for move in generate(g, view.seat):
+        kind = move[0]
+        if kind == DRAW:
+            draw.append("stock" if move[1] == SRC_STOCK else "discard")
+        elif kind == DISCARD:
+            discard.append(CODES[move[1]])
+        elif kind == MELD:
+            if len(move[1]) == 1 and len(melds) < MAX_LEGAL_MELDS:
+                melds.append(codes(move[1][0]))
+        elif kind == LAYOFF:
+            if len(move[2]) == 1:
+                layoffs.append(_legal_layoff(move, runs))
+        elif kind == SWAP:
+            swaps.append(LegalSwap(card=CODES[move[2]], meld=f"m{move[1]}"))
+    r = g.r
+    opening = Opening(needed=r.opening_min, opened=g.opened[view.seat]) if r.opening_min else None
+    return Legal(
+        draw=tuple(draw),
+        discard=tuple(sorted(discard, key=code_to_int)),
+        layoffs=tuple(layoffs),
+        swaps=tuple(swaps),
+        melds=tuple(melds),
+        must_play=view.must_play,
+        opening=opening,
+    )
+
+
+def _legal_layoff(move: FastMove, runs: dict[int, TMeld]) -> LegalLayoff:
+    """A single-card lay-off with the run's end it reaches named (null for a set)."""
+    meld_no, (card,), end = move[1], move[2], move[3]
+    run = runs.get(meld_no)
+    side: Literal["low", "high"] | None = None
+    if run is not None:
+        if end == END_ANY:
+            high = run.high < 14 and card == make(run.key, run.high + 1)
+            end = END_HIGH if high else END_LOW
+        side = "high" if end == END_HIGH else "low"
+    return LegalLayoff(card=CODES[card], meld=f"m{meld_no}", end=side)

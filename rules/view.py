@@ -42,6 +42,37 @@ class Votes(Frozen):
     new_match: tuple[int, ...] = ()
 
 
+class LegalLayoff(Frozen):
+    card: CardCode
+    meld: str
+    # The run's end the card goes to; null for a set.
+    end: Literal["low", "high"] | None
+
+
+class LegalSwap(Frozen):
+    card: CardCode
+    meld: str
+
+
+class Opening(Frozen):
+    needed: int
+    opened: bool
+
+
+class Legal(Frozen):
+    """What the seat to act may do now (API.md v1.1 `legal`); the server still decides."""
+
+    draw: tuple[Literal["stock", "discard"], ...] = Field(description="sources open now")
+    discard: tuple[CardCode, ...] = Field(description="cards that may be discarded now")
+    layoffs: tuple[LegalLayoff, ...] = Field(description="single-card lay-offs open now")
+    swaps: tuple[LegalSwap, ...] = Field(description="rummy51 joker swaps open now")
+    melds: tuple[tuple[CardCode, ...], ...] = Field(
+        description="single melds the hand can lay now (at most 64)"
+    )
+    must_play: tuple[CardCode, ...] = Field(description="jokers that must reach the table first")
+    opening: Opening | None = Field(description="rummy51: the opening minimum and this seat's")
+
+
 class SeatView(Frozen):
     variant: str
     players: int
@@ -73,3 +104,5 @@ class SeatView(Frozen):
     # SHA-256 commitment to this hand's shuffle (hex); the seed itself is revealed in the log
     # only after the hand ends.
     commitment: str | None = None
+    # What this seat may do now; null when it is not this seat's move (rules.legal).
+    legal: Legal | None = None

@@ -8,6 +8,7 @@ stock's order or a seed. After the hand `hand_result.hands` reveals every hand.
 from __future__ import annotations
 
 from rules.errors import InvalidMove
+from rules.legal import legal_summary
 from rules.shuffle import commitment
 from rules.state import GameState
 from rules.view import HandResultView, MeldView, SeatView
@@ -34,7 +35,7 @@ def seat_view(state: GameState, seat: int) -> SeatView:
     )
     my_turn = state.turn == seat and state.phase in ("draw", "play")
     must_play = ("JK",) * state.jokers_taken if my_turn else ()
-    return SeatView(
+    view = SeatView(
         variant=state.variant,
         players=state.players,
         seat=seat,
@@ -64,3 +65,6 @@ def seat_view(state: GameState, seat: int) -> SeatView:
         stock_exhaustions=state.stock_exhaustions,
         commitment=commitment(bytes.fromhex(state.hand_seed)),
     )
+    if not my_turn:
+        return view
+    return view.model_copy(update={"legal": legal_summary(view)})
