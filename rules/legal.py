@@ -51,7 +51,7 @@ from rules.layoffs import layoff_moves, swap_moves
 from rules.melds import END_ANY, END_HIGH, END_LOW, TMeld, read_meld
 from rules.meldsearch import opening_combos, rummy_partitions, single_melds
 from rules.moves import Move
-from rules.view import Legal, LegalLayoff, LegalSwap, Opening, SeatView
+from rules.view import Legal, LegalLayoff, LegalSwap, Opening, OpeningMeld, SeatView
 
 MAX_LEGAL_MELDS = 64
 
@@ -218,7 +218,12 @@ def legal_summary(view: SeatView) -> Legal | None:
         elif kind == SWAP:
             swaps.append(LegalSwap(card=CODES[move[2]], meld=f"m{move[1]}"))
     r = g.r
-    opening = Opening(needed=r.opening_min, opened=g.opened[view.seat]) if r.opening_min else None
+    opening = None
+    if r.opening_min:
+        opened = g.opened[view.seat]
+        held = single_melds(g.hands[view.seat], r) if g.phase == PLAY_PHASE and not opened else []
+        parts = tuple(OpeningMeld(cards=codes(c), value=v) for c, v in held[:MAX_LEGAL_MELDS])
+        opening = Opening(needed=r.opening_min, opened=opened, melds=parts)
     return Legal(
         draw=tuple(draw),
         discard=tuple(sorted(discard, key=code_to_int)),

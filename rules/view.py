@@ -54,9 +54,21 @@ class LegalSwap(Frozen):
     meld: str
 
 
+class OpeningMeld(Frozen):
+    cards: tuple[CardCode, ...] = Field(description="in the order that gives this reading")
+    value: int = Field(description="its opening value, each joker as the card it stands for")
+
+
 class Opening(Frozen):
     needed: int
     opened: bool
+    # Not in `legal.melds` (a meld below the minimum cannot go out alone), yet the opening
+    # may combine several: the browser's opening meter adds these up (web/js/legal.js).
+    melds: tuple[OpeningMeld, ...] = Field(
+        default=(),
+        description="before the opening, in the play phase: every single meld the hand "
+        "holds with its value (at most 64)",
+    )
 
 
 class Legal(Frozen):
