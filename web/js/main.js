@@ -73,6 +73,18 @@ function applyView(view) {
   const ended = view.hand_result && (!prev || prev.phase !== view.phase || prev.hand_number !== view.hand_number);
   store.setView(view);
   if (ended || !prev) refreshSheet();
+  if (!prev || prev.room !== view.room) loadOptions();
+}
+
+/** The room's options (its penalty limit) from the public summary, shown on the table. */
+async function loadOptions() {
+  const room = store.session?.room;
+  try {
+    const info = await api.getRoom(room);
+    if (store.session?.room === room) store.update({ options: info.options || {} });
+  } catch {
+    /* the table shows no options */
+  }
 }
 
 /** Rebuild the score sheet from the log; keep this browser's own record if that fails. */
@@ -149,6 +161,7 @@ const game = {
     const f = store.extra.lobby;
     const players = Number(f.players) || 2;
     const body = { variant: f.variant, players, mode: f.mode, name: f.name || t("defaultName", { n: 1 }) };
+    if (store.rules(f.variant).penalty_limit) body.limit = Number(f.limit) || store.rules(f.variant).penalty_limit;
     if (f.mode === "computer") {
       body.bots = Object.fromEntries(Array.from({ length: players - 1 }, (_, i) => [String(i + 1), f.level || "medium"]));
     }

@@ -35,6 +35,7 @@ export function renderScores(store, view, extra = null) {
   return h("section", { class: "scores", id: "scores" },
     h("h2", { text: `${t("sheet")} · ${t("handNo", { n: view.hand_number })}` }),
     h("table", { class: "sheet" }, h("thead", {}, head), h("tbody", {}, body, total)),
+    store.options?.limit ? h("p", { class: "match-limit", id: "match-limit", text: t("matchLimit", { n: store.options.limit }) }) : null,
     extra,
   );
 }
@@ -49,7 +50,7 @@ function resultLine(view, r) {
 function explanation(view, r, rules) {
   if (r.reason !== "out" || r.winner === null || r.winner === undefined) return null;
   const name = seatName(view, r.winner);
-  const extra = r.rummy ? ` ${t(rules.scoring === "penalty" ? "explainRummyPenalty" : "explainRummyDouble", { n: rules.going_rummy_penalty || 25 })}` : "";
+  const extra = r.rummy ? ` ${t(rules.scoring === "penalty" ? "explainRummyPenalty" : "explainRummyDouble", { n: rules.going_rummy_penalty })}` : "";
   if (rules.scoring === "penalty") return t("explainPenalty", { name }) + extra;
   return t("explainWinner", { name, n: r.points[r.winner] }) + extra;
 }
