@@ -67,7 +67,7 @@ from rules.legal import legal_moves
 from rules.moves import Discard, Draw, LayOff, Meld, Move, Swap, VoteKind, move_to_json, parse_move
 from rules.state import Deal, GameState, HandResult, LastMove, TableMeld, Votes
 from rules.variants import VARIANTS, RuleSet, get_variant
-from rules.view import SeatView, seat_view
+from rules.view import Legal, LegalLayoff, LegalSwap, MeldView, Opening, SeatView, seat_view
 
 __all__ = [
     "VARIANTS",

@@ -22,7 +22,6 @@ class IllegalMove(ValueError):
         return f"{type(self).__name__}({self.message!r})"
 
 
-
 class InvalidMove(IllegalMove):
     code = "invalid_move"
 
