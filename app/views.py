@@ -148,7 +148,7 @@ class LogHand(BaseModel):
     end_version: int
     moves: list[LogMove]
     votes: list[LogVote]
-    result: rules.view.HandResultView | None = Field(
+    result: rules.HandResult | None = Field(
         description="null when the hand was abandoned by a new_match vote"
     )
 

@@ -9,8 +9,8 @@ from collections.abc import Sequence
 
 from rules.cards import cards_name, is_code
 from rules.convert import ints, last_move_from_json, state_from_game
-from rules.core import Game
 from rules.errors import InvalidDeal
+from rules.game import Game
 from rules.legal import game_from_view
 from rules.shuffle import hand_seed
 from rules.state import GameState
@@ -71,8 +71,8 @@ def determinize_game(
     lm = view.last_move
     g.last_move = last_move_from_json(lm)
     if lm is not None and lm.seat == view.turn and view.phase == "play":
-        g.laid_off = lm.move.get("type") in ("layoff", "swap")
-        g.played = lm.move.get("type") in ("layoff", "swap", "meld")
+        g.laid_off_this_turn = lm.move.get("type") in ("layoff", "swap")
+        g.played_this_turn = lm.move.get("type") in ("layoff", "swap", "meld")
     return g
 
 

@@ -37,10 +37,9 @@ from rules.convert import (
     state_from_game,
     to_fast_move,
 )
-from rules.core import Game
 from rules.errors import InvalidDeal, InvalidSetup
 from rules.fastrules import FastRules, fast_rules
-from rules.hands import FixedDeal
+from rules.game import FixedDeal, Game
 from rules.moves import Move
 from rules.state import Deal, GameState
 
@@ -66,12 +65,30 @@ def _check_deal(r: FastRules, players: int, deal: Deal) -> FixedDeal:
     return fixed
 
 
-def new_fast_game(variant: str, players: int, seed: bytes, deal: Deal | None = None) -> Game:
+def _check_limit(r: FastRules, limit: int | None) -> int | None:
+    """The match-ending penalty limit of a new game (RULES.md: rummy51 match length)."""
+    if limit is None:
+        return None
+    if not r.penalty_limits:
+        raise InvalidSetup(f"{r.name} has no penalty limit: only rummy51 takes a limit")
+    if limit not in r.penalty_limits:
+        allowed = ", ".join(map(str, r.penalty_limits))
+        raise InvalidSetup(f"the {r.name} limit is one of {allowed}, not {limit}")
+    return limit
+
+
+def new_fast_game(
+    variant: str,
+    players: int,
+    seed: bytes,
+    deal: Deal | None = None,
+    limit: int | None = None,
+) -> Game:
     """A new match in engine form, its first hand dealt (see `new_game`).
 
     Raises:
         KeyError: unknown variant.
-        InvalidSetup: a player count outside the variant's range.
+        InvalidSetup: a player count outside the variant's range, or a limit it does not take.
         InvalidDeal: a fixed deal that is not exactly the variant's pack.
     """
     r = fast_rules(variant)
@@ -79,30 +96,34 @@ def new_fast_game(variant: str, players: int, seed: bytes, deal: Deal | None = N
         raise InvalidSetup(
             f"{variant} is for {r.min_players} to {r.max_players} players, not {players}"
         )
+    chosen = _check_limit(r, limit)
     fixed = _check_deal(r, players, deal) if deal is not None else None
-    g = Game.__new__(Game)
-    g.r = r
-    g.n = players
-    g.seed = bytes(seed)
-    g.match_number = 1
-    g.hand_number = 1
-    g.dealer = players - 1  # RULES.md: first hand, the last seat deals and seat 0 starts
-    g.scores = [0] * players
+    g = Game(r, players, bytes(seed), limit=chosen)
     g.deal(fixed)
     return g
 
 
-def new_game(variant: str, players: int, *, seed: bytes, deal: Deal | None = None) -> GameState:
+def new_game(
+    variant: str,
+    players: int,
+    *,
+    seed: bytes,
+    deal: Deal | None = None,
+    limit: int | None = None,
+) -> GameState:
     """A new match: the first hand dealt from `seed`, or exactly as `deal` says.
 
     Reshuffles during the hand and later hands still derive from `seed` (rules.shuffle).
+    `limit` (rummy51 only: 101, 201 or 301; default 101) is the penalty total that ends the
+    match.
 
     Raises:
         KeyError: unknown variant.
-        InvalidSetup: a player count outside the variant's range.
+        InvalidSetup: a player count outside the variant's range, or a limit the variant
+            does not take.
         InvalidDeal: a fixed deal that is not exactly the variant's pack.
     """
-    return state_from_game(new_fast_game(variant, players, seed, deal))
+    return state_from_game(new_fast_game(variant, players, seed, deal, limit))
 
 
 def apply(state: GameState, seat: int, move: Move) -> GameState:
@@ -140,8 +161,8 @@ def vote(state: GameState, seat: int, kind: str, voters: frozenset[int]) -> Game
 def start_of_hand(g: Game) -> Game:
     """The engine game of `g`'s current hand as it was dealt."""
     s = g.copy()
-    if g.result is not None:
-        s.scores = [a - b for a, b in zip(g.scores, g.result.points, strict=True)]
+    if g.hand_result is not None:
+        s.scores = [a - b for a, b in zip(g.scores, g.hand_result.points, strict=True)]
     s.deal(g.fixed_deal)
     return s
 

@@ -11,9 +11,9 @@ Typical bot loop::
     for _ in range(playouts):
         g = base.copy()
         while not fast.is_over(g):
-            moves = g.legal_moves()                # = fast.generate(g, g.turn)
+            moves = fast.generate(g, g.turn)       # engine move tuples
             g.apply(g.turn, rng.choice(moves))     # in place; raises IllegalMove if illegal
-        score(g.result)                            # Result(reason, winner, points, hands, rummy)
+        score(g.hand_result)                       # Result(reason, winner, points, hands, rummy)
 
 Also: `new_fast_game(variant, players, seed, deal=None) -> Game`, `game_from_state(state)`,
 `state_from_game(game)`, `to_fast_move(api_move)`, `to_api_move(engine_move)`,
@@ -41,7 +41,9 @@ from __future__ import annotations
 
 from rules.cards import JOKER, code_to_int, int_to_code
 from rules.convert import game_from_state, state_from_game, to_api_move, to_fast_move
-from rules.core import (
+from rules.determinize import determinize_game
+from rules.engine import new_fast_game, start_of_hand
+from rules.game import (
     DISCARD,
     DRAW,
     DRAW_PHASE,
@@ -55,10 +57,8 @@ from rules.core import (
     SWAP,
     FastMove,
     Game,
+    Result,
 )
-from rules.determinize import determinize_game
-from rules.engine import new_fast_game, start_of_hand
-from rules.hands import Result
 from rules.legal import game_from_view, generate
 from rules.melds import END_ANY, END_HIGH, END_LOW, TMeld
 

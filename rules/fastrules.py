@@ -32,7 +32,7 @@ class FastRules:
         "must_discard_out", "rummy", "rummy_penalty", "rummy_allows_layoff",
         "rummy_skips_opening", "joker_swap", "free_jokers", "must_play_joker", "exhaustion",
         "second_stalemate", "one_card_stalemate", "turn_limit", "penalty", "card_values",
-        "match_target", "penalty_limit",
+        "match_target", "penalty_limit", "penalty_limits",
     )  # fmt: skip
 
     def __init__(self, rs: RuleSet) -> None:
@@ -64,6 +64,7 @@ class FastRules:
         self.card_values = _values(rs.card_values)
         self.match_target = dict(rs.match_target or {})
         self.penalty_limit = rs.penalty_limit or 0
+        self.penalty_limits = rs.penalty_limits
 
     def meld_value(self, stands: tuple[int, ...]) -> int:
         """Opening value of a meld: each position counts as the card it stands for."""
