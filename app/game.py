@@ -142,14 +142,15 @@ class Game:
         players = low if players is None else players
         if not low <= players <= high:
             raise InvalidRequest(f"{variant} takes {low} to {high} players")
-        if limit is not None and ruleset.penalty_limit is None:
-            raise InvalidRequest(f"limit: {variant} has no penalty limit; see GET /api/variants")
+        if limit is not None and limit not in ruleset.penalty_limits:
+            raise InvalidRequest(f"limit: {variant} takes none of {limit}; see GET /api/variants")
         seat_bots = self._seat_bots(mode, players, bots)
         state = rules.new_game(
             variant,
             players,
             seed=seed_bytes(seed) if seed is not None else secrets.token_bytes(32),
             deal=deal,
+            limit=limit,
         )
         tokens: list[str | None] = []
         seats: list[NewSeat] = []

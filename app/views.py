@@ -78,7 +78,8 @@ class RoomSummary(BaseModel):
 
 
 def room_options(snap: Snapshot) -> RoomOptions:
-    return RoomOptions(limit=rules.get_variant(snap.variant).penalty_limit)
+    # A state without a limit of its own plays to the variant's (rummy51: 101).
+    return RoomOptions(limit=snap.state.limit or rules.get_variant(snap.variant).penalty_limit)
 
 
 def build_summary(snap: Snapshot, connected: set[int]) -> RoomSummary:
