@@ -3,9 +3,6 @@ import { h } from "./dom.js";
 import { t, table } from "./i18n.js";
 import { savedGames } from "./saved.js";
 
-// API.md v1.1: the penalty limits a room may choose, for variants that have one.
-export const LIMITS = [101, 201, 301];
-
 /** GET /api/variants, with each rule set's players range as `min` and `max`. */
 export function normalizeVariants(data) {
   return (Array.isArray(data) ? data : []).map((v) => ({ ...v, min: v.min_players, max: v.max_players }));
@@ -70,10 +67,10 @@ export function renderLobby(store) {
               h("select", { name: "players", id: "players", data: { field: "players" } },
                 counts.map((n) => h("option", { value: String(n), selected: Number(form.players) === n, text: String(n) }))))
           : null,
-        chosen.penalty_limit
+        chosen.penalty_limits?.length
           ? h("label", { class: "field" }, h("span", { text: t("limit") }),
               h("select", { name: "limit", id: "limit", data: { field: "limit" } },
-                LIMITS.map((n) => h("option", { value: String(n), selected: limit === n, text: t("limitN", { n }) }))))
+                chosen.penalty_limits.map((n) => h("option", { value: String(n), selected: limit === n, text: t("limitN", { n }) }))))
           : null,
         form.mode === "computer"
           ? h("label", { class: "field" }, h("span", { text: t("level") }),
