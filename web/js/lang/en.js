@@ -179,6 +179,6 @@ export default {
   variantSummaries: {
     classic: "2 players, 10 cards, no jokers. Sets and runs; ace low. Going out scores the opponent's cards. First to 100 wins.",
     basic: "2–4 players, 10 or 7 cards, no jokers. Going rummy doubles the points. Target 100, 150 or 200.",
-    rummy51: "2–4 players, two decks with jokers, 13 cards. Open with 51 points; penalty points up to 101.",
+    rummy51: "2–4 players, two decks with jokers, 13 cards. Open with 51 points; penalty points up to 101, 201 or 301.",
   },
 };
