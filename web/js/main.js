@@ -73,18 +73,6 @@ function applyView(view) {
   const ended = view.hand_result && (!prev || prev.phase !== view.phase || prev.hand_number !== view.hand_number);
   store.setView(view);
   if (ended || !prev) refreshSheet();
-  if (!prev || prev.room !== view.room) loadOptions();
-}
-
-/** The room's options (its penalty limit) from the public summary, shown on the table. */
-async function loadOptions() {
-  const room = store.session?.room;
-  try {
-    const info = await api.getRoom(room);
-    if (store.session?.room === room) store.update({ options: info.options || {} });
-  } catch {
-    /* the table shows no options */
-  }
 }
 
 /** Rebuild the score sheet from the log; keep this browser's own record if that fails. */

@@ -24,6 +24,8 @@ function sheetRows(store, view) {
 
 export function renderScores(store, view, extra = null) {
   const n = view.scores.length;
+  // The room's penalty limit; a room that chose none plays to the variant's.
+  const limit = view.limit ?? store.rules(view.variant).penalty_limit;
   const rows = sheetRows(store, view);
   const head = h("tr", {}, h("th", { scope: "col", text: t("sheetHand") }),
     Array.from({ length: n }, (_, i) => h("th", { scope: "col", text: seatName(view, i) })));
@@ -35,7 +37,7 @@ export function renderScores(store, view, extra = null) {
   return h("section", { class: "scores", id: "scores" },
     h("h2", { text: `${t("sheet")} · ${t("handNo", { n: view.hand_number })}` }),
     h("table", { class: "sheet" }, h("thead", {}, head), h("tbody", {}, body, total)),
-    store.options?.limit ? h("p", { class: "match-limit", id: "match-limit", text: t("matchLimit", { n: store.options.limit }) }) : null,
+    limit ? h("p", { class: "match-limit", id: "match-limit", text: t("matchLimit", { n: limit }) }) : null,
     extra,
   );
 }

@@ -49,7 +49,6 @@ export class Store extends EventTarget {
     this.replay = null; // {steps, index}
     this.pending = false;
     this.extra = {}; // page data: join summary, rules variant
-    this.options = {}; // the room's options from its summary: {limit}
   }
 
   /** The rule set `name` as GET /api/variants publishes it ({} until it has answered). */
