@@ -47,7 +47,7 @@ export function bindEvents(store, game) {
   function act() {
     const view = store.view;
     if (!myTurn()) return;
-    if (view.phase === "draw") game.move({ type: "draw", source: "stock" });
+    if (view.phase === "draw") game.move({ type: "draw", source: legalOf(view).draw.includes("discard") && !legalOf(view).draw.includes("stock") ? "discard" : "stock" });
     else if (store.selected.size === 1 && !store.staged.length) discard();
     else meldMove();
   }
