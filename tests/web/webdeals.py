@@ -17,7 +17,7 @@ def deal(
 ) -> dict[str, Any]:
     """Every card of the pack exactly once: the given hands (filled up from the rest of the
     pack when short), the discard pile (top last) and the stock (top first)."""
-    size = rules.get_variant(variant).hand_size_for(len(hands))
+    size = rules.get_variant(variant).hand_size[len(hands)]
     left = pack(variant)
     wanted = [c for h in hands for c in h] + discard + (stock_top or [])
     for card in wanted:
