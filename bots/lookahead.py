@@ -19,11 +19,12 @@ from collections.abc import Sequence
 from random import Random
 from typing import TYPE_CHECKING
 
-from bots.cards import JOKER
 from bots.evaluate import HandEval
 from bots.greedy import splitter_for
 from bots.knowledge import Knowledge
 from bots.strategy import has_partner
+from rules import fast
+from rules.fast import JOKER
 
 if TYPE_CHECKING:
     from rules import Move
@@ -37,13 +38,13 @@ def _sample(know: Knowledge, rng: Random) -> tuple[list[list[int]], list[int]]:
     view = know.view
     n = view.players
     pool: list[int] = []
-    for c in range(53):
+    for c in range(fast.N_CODES):
         pool.extend([c] * know.live[c])
     hands: list[list[int]] = [[] for _ in range(n)]
     for s in range(n):
         if s == know.me:
             continue
-        for c in range(53):
+        for c in range(fast.N_CODES):
             if know.held[s][c] >= 1.0 and c in pool and len(hands[s]) < view.hand_counts[s]:
                 pool.remove(c)
                 hands[s].append(c)
@@ -73,8 +74,6 @@ def refine_discard(
     feed_weight: float,
 ) -> Move:
     """The best of `scored` ((static cost, discard move), cheapest first) after sampling."""
-    from bots import cards
-
     best_cost = scored[0][0]
     close = [(c, m) for c, m in scored if c <= best_cost + MARGIN][:MAX_CANDIDATES]
     if len(close) < 2:
@@ -83,7 +82,7 @@ def refine_discard(
     view = know.view
     nxt = know.next_seat()
     sp = splitter_for(v.name)
-    can_lay = not v.opening or view.opened[nxt]
+    can_lay = not v.opening_min or view.opened[nxt]
     sums = [0.0] * len(close)
     samples = 0
     while samples < max_samples and (
@@ -95,21 +94,21 @@ def refine_discard(
         their = hands[nxt]
         their_dead = sp.deadwood(their)
         for i, (_, move) in enumerate(close):
-            x = cards.parse(move.card)
+            x = fast.code_to_int(move.card)
             mine = list(know.hand)
             mine.remove(x)
             taken = (can_lay and x in know.targets) or (
-                x == JOKER or sp.deadwood(their + [x]) < their_dead + v.points[x] - 1
+                x == JOKER or sp.deadwood(their + [x]) < their_dead + v.card_values[x] - 1
             )
             if taken:
                 after = their + [x]
                 y = _greedy_discard(
-                    [c for c in after if c != x] or after, v.ace_high, v.points, v.name
+                    [c for c in after if c != x] or after, v.ace_high, v.card_values, v.name
                 )
                 nxt_card = stock[0]
             else:
                 after = their + [stock[0]]
-                y = _greedy_discard(after, v.ace_high, v.points, v.name)
+                y = _greedy_discard(after, v.ace_high, v.card_values, v.name)
                 nxt_card = stock[1] if len(stock) > 1 else stock[0]
             if view.players > 2:
                 # Others play in between: we see a stock card further down.
@@ -131,5 +130,5 @@ def _after_discard(ev: HandEval, hand: list[int]) -> float:
     """Our price after drawing into `hand` and throwing what a greedy player would."""
     v = ev.v
     rest = list(hand)
-    rest.remove(_greedy_discard(hand, v.ace_high, v.points, v.name))
+    rest.remove(_greedy_discard(hand, v.ace_high, v.card_values, v.name))
     return ev.cost(rest)

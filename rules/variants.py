@@ -101,6 +101,10 @@ class RuleSet(Frozen):
         """Cards dealt to each of `players` players."""
         return self.hand_size[players]
 
+    def points_of(self, code: str) -> int:
+        """What the card `code` costs left in hand at the end of a hand (`card_values`)."""
+        return self.card_values.get("JK" if code == "JK" else code[0], 0)
+
     @property
     def deck_size(self) -> int:
         """Cards in the pack: every card of a hand is one of these."""
