@@ -40,7 +40,7 @@ from bots.knowledge import Knowledge
 from bots.lookahead import refine_discard
 from bots.memory import HandMemory, MemoryBook
 from bots.strategy import by_type, move_cards, require_moves, variant_of
-from rules import fast
+from rules import Discard, Draw, Swap, fast
 from rules.fast import JOKER
 
 if TYPE_CHECKING:
@@ -130,13 +130,13 @@ class ExpertStrategy:
             opening_weight=self.opening_weight,
         )
         ev.feed_weight = prof["feed_weight"]
-        draws = by_type(legal, "draw")
+        draws = by_type(legal, Draw)
         if draws:
             return self._draw(view, draws, know, ev, rng)
         play = self._play(view, legal, know, ev)
         if play is not None:
             return play
-        discards = by_type(legal, "discard")
+        discards = by_type(legal, Discard)
         if not discards:
             return legal[0]
         scored = sorted(
@@ -180,7 +180,7 @@ class ExpertStrategy:
         )
 
     def _draw(
-        self, view: SeatView, draws: Sequence[Move], know: Knowledge, ev: HandEval, rng: Random
+        self, view: SeatView, draws: Sequence[Draw], know: Knowledge, ev: HandEval, rng: Random
     ) -> Move:
         from_discard = [m for m in draws if m.source == "discard"]
         from_stock = [m for m in draws if m.source == "stock"]
@@ -252,7 +252,7 @@ class ExpertStrategy:
                 return min(
                     plays, key=lambda m: ev.cost(_without(hand, list(fast.ints(move_cards(m)))))
                 )
-        if not plays and not by_type(legal, "swap"):
+        if not plays and not by_type(legal, Swap):
             return None
         v = know.v
         if self._hold_melds(view, know):
@@ -317,7 +317,7 @@ class ExpertStrategy:
         The natural card cannot be laid off where the joker sits, the joker can go on any
         meld: the swap sheds a dead card, and more when the joker then completes a meld.
         """
-        swaps = by_type(legal, "swap")
+        swaps = by_type(legal, Swap)
         if not swaps:
             return None
         sp = splitter_for(view.variant)

@@ -20,7 +20,7 @@ from bots.strategy import (
     table_targets,
     variant_of,
 )
-from rules import fast
+from rules import Discard, Draw, LayOff, Meld, fast
 
 if TYPE_CHECKING:
     from rules import Move, SeatView
@@ -47,12 +47,12 @@ class GreedyStrategy:
 
     def choose(self, view: SeatView, legal: Sequence[Move], rng: Random) -> Move:
         require_moves(legal)
-        draws = by_type(legal, "draw")
+        draws = by_type(legal, Draw)
         if draws:
             return self.choose_draw(view, draws)
         return self.choose_play(view, legal)
 
-    def choose_draw(self, view: SeatView, draws: Sequence[Move]) -> Move:
+    def choose_draw(self, view: SeatView, draws: Sequence[Draw]) -> Move:
         from_discard = [m for m in draws if m.source == "discard"]
         from_stock = [m for m in draws if m.source == "stock"]
         if from_discard and (not from_stock or self.wants_discard(view)):
@@ -80,30 +80,30 @@ class GreedyStrategy:
             with_joker = [m for m in plays if "JK" in move_cards(m)]
             if with_joker:
                 plays = with_joker
-        melds = by_type(plays, "meld")
+        melds = by_type(plays, Meld)
         if melds:
             return min(
                 melds,
                 key=lambda m: (sp.deadwood(_remove(hand, move_cards(m))), -len(move_cards(m))),
             )
-        layoffs = by_type(plays, "layoff")
+        layoffs = by_type(plays, LayOff)
         if layoffs:
             return max(layoffs, key=lambda m: len(m.cards))
-        discards = by_type(legal, "discard")
+        discards = by_type(legal, Discard)
         if not discards:
             return legal[0]
         return self.choose_discard(view, hand, discards)
 
-    def choose_discard(self, view: SeatView, hand: list[int], discards: Sequence[Move]) -> Move:
+    def choose_discard(self, view: SeatView, hand: list[int], discards: Sequence[Discard]) -> Move:
         v = variant_of(view)
         sp = splitter_for(view.variant)
         leftovers = sp.leftovers(hand)
         points = v.card_values
 
-        def rank_of(m: Move) -> tuple[int, int, int]:
+        def rank_of(m: Discard) -> tuple[bool, bool, bool, int]:
             c = fast.code_to_int(m.card)
             spare = c in leftovers
             useless = spare and not has_partner(c, leftovers, v.ace_high)
-            return (c != fast.JOKER, useless, spare, points[c])  # type: ignore[return-value]
+            return (c != fast.JOKER, useless, spare, points[c])
 
         return max(discards, key=rank_of)

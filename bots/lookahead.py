@@ -27,7 +27,7 @@ from rules import fast
 from rules.fast import JOKER
 
 if TYPE_CHECKING:
-    from rules import Move
+    from rules import Discard, Move
 
 MARGIN = 6.0
 MAX_CANDIDATES = 3
@@ -67,7 +67,7 @@ def _greedy_discard(hand: list[int], ace_high: bool, points: Sequence[int], vari
 def refine_discard(
     know: Knowledge,
     ev: HandEval,
-    scored: Sequence[tuple[float, Move]],
+    scored: Sequence[tuple[float, Discard]],
     rng: Random,
     deadline: float | None,
     max_samples: int,
@@ -102,7 +102,7 @@ def refine_discard(
             )
             if taken:
                 after = their + [x]
-                y = _greedy_discard(
+                y: int | None = _greedy_discard(
                     [c for c in after if c != x] or after, v.ace_high, v.card_values, v.name
                 )
                 nxt_card = stock[0]

@@ -16,7 +16,7 @@ any number of rooms without mixing them up.
 from __future__ import annotations
 
 from collections import OrderedDict
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from rules import fast
 from rules.fast import int_to_code as code_of
@@ -84,7 +84,9 @@ class HandMemory:
             self._saw_draw_of_turn = False
         self._turns = view.turns_completed
 
-    def _apply_last_move(self, view: SeatView, seat: int, move: dict, top: int | None) -> None:
+    def _apply_last_move(
+        self, view: SeatView, seat: int, move: dict[str, Any], top: int | None
+    ) -> None:
         if not 0 <= seat < self.players:
             return
         kind = move.get("type")
@@ -130,7 +132,7 @@ class HandMemory:
         elif kind == "swap":
             self._forget(seat, [fast.code_to_int(str(move.get("card")))])
 
-    def note_own(self, view: SeatView, move: dict) -> None:
+    def note_own(self, view: SeatView, move: dict[str, Any]) -> None:
         """Fold in our own draw from the pile or discard before the server echoes it.
 
         Callers that see only their own turns need this to keep the pile tracked.

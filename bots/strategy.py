@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from random import Random
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
 from rules import fast
 from rules.fast import FastRules
@@ -26,8 +26,12 @@ class Strategy(Protocol):
         ...
 
 
-def by_type(legal: Sequence[Move], kind: str) -> list[Move]:
-    return [m for m in legal if m.type == kind]
+MoveT = TypeVar("MoveT")
+
+
+def by_type(legal: Sequence[Move], kind: type[MoveT]) -> list[MoveT]:
+    """The moves of `legal` of one kind, e.g. ``by_type(legal, rules.Draw)``."""
+    return [m for m in legal if isinstance(m, kind)]
 
 
 def move_cards(move: Move) -> list[str]:
