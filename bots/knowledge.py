@@ -59,6 +59,8 @@ class Knowledge:
             pile = [fast.code_to_int(view.discard_top)]
         for c in pile:
             seen[c] += 1
+        # The discard pile as far as we know it, bottom first, ending with the top.
+        self.pile = pile
         total = v.copies
         self.live = [max(0, total[c] - seen[c]) for c in range(fast.N_CODES)]
         self.unseen_total = max(1, sum(self.live))

@@ -19,6 +19,7 @@ from collections.abc import Sequence
 from random import Random
 from typing import TYPE_CHECKING
 
+import rules
 from bots.evaluate import HandEval
 from bots.greedy import splitter_for
 from bots.knowledge import Knowledge
@@ -64,6 +65,20 @@ def _greedy_discard(hand: list[int], ace_high: bool, points: Sequence[int], vari
     return max(pick, key=lambda c: (not has_partner(c, left, ace_high), points[c]))
 
 
+def _sample_game(know: Knowledge, rng: Random) -> fast.Game | None:
+    """A whole game dealt from one sample (`rules.fast.determinize_game`), or None when the
+    sample does not add up to the pack (memory lost track of a card)."""
+    view = know.view
+    hands, rest = _sample(know, rng)
+    stock, buried = rest[: view.stock_count], rest[view.stock_count :]
+    others = [[] if s == know.me else list(fast.codes(h)) for s, h in enumerate(hands)]
+    discard = fast.codes(buried + know.pile)
+    try:
+        return fast.determinize_game(view, others, fast.codes(stock), discard, b"lookahead")
+    except rules.IllegalMove:
+        return None
+
+
 def refine_discard(
     know: Knowledge,
     ev: HandEval,
@@ -73,7 +88,11 @@ def refine_discard(
     max_samples: int,
     feed_weight: float,
 ) -> Move:
-    """The best of `scored` ((static cost, discard move), cheapest first) after sampling."""
+    """The best of `scored` ((static cost, discard move), cheapest first) after sampling.
+
+    Each sample is a real engine game: our discard and the next player's draw are applied
+    to it, so the stock's top, an empty stock and its reshuffle follow the rules.
+    """
     best_cost = scored[0][0]
     close = [(c, m) for c, m in scored if c <= best_cost + MARGIN][:MAX_CANDIDATES]
     if len(close) < 2:
@@ -88,32 +107,37 @@ def refine_discard(
     while samples < max_samples and (
         deadline is None or samples < 2 or time.perf_counter() < deadline
     ):
-        hands, stock = _sample(know, rng)
-        if not stock:
+        game = _sample_game(know, rng)
+        if game is None or len(game.stock) < 2:
             break
-        their = hands[nxt]
+        their = list(game.hands[nxt])
         their_dead = sp.deadwood(their)
         for i, (_, move) in enumerate(close):
             x = fast.code_to_int(move.card)
-            mine = list(know.hand)
-            mine.remove(x)
             taken = (can_lay and x in know.targets) or (
                 x == JOKER or sp.deadwood(their + [x]) < their_dead + v.card_values[x] - 1
             )
-            if taken:
-                after = their + [x]
-                y: int | None = _greedy_discard(
-                    [c for c in after if c != x] or after, v.ace_high, v.card_values, v.name
-                )
-                nxt_card = stock[0]
-            else:
-                after = their + [stock[0]]
-                y = _greedy_discard(after, v.ace_high, v.card_values, v.name)
-                nxt_card = stock[1] if len(stock) > 1 else stock[0]
+            g = game.copy()
+            try:
+                g.apply(know.me, (fast.DISCARD, x))
+                later = g.stock[-view.players :][::-1]  # top first, as far as we will see
+                g.apply(nxt, (fast.DRAW, fast.SRC_DISCARD if taken else fast.SRC_STOCK))
+            except rules.IllegalMove:  # the hand ends with this discard (e.g. the turn limit)
+                sums[i] += close[i][0]
+                continue
+            mine = list(g.hands[know.me])
+            after = g.hands[nxt]
+            y: int | None = _greedy_discard(
+                [c for c in after if c != x] or after if taken else after,
+                v.ace_high,
+                v.card_values,
+                v.name,
+            )
+            nxt_card = g.stock[-1]
             if view.players > 2:
                 # Others play in between: we see a stock card further down.
                 y = None
-                nxt_card = stock[min(len(stock) - 1, view.players - 1)]
+                nxt_card = later[-1]
             options = [mine + [nxt_card]]
             if y is not None:
                 options.append(mine + [y])
