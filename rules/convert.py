@@ -7,10 +7,9 @@ one (or even `model_construct` them).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Literal
 
-from rules.cards import CODES, code_to_int
+from rules.cards import CODES, code_to_int, codes, ints
 from rules.errors import InvalidMove, MeldNotFound
 from rules.fastrules import fast_rules
 from rules.game import (
@@ -38,20 +37,6 @@ _END_NAME: dict[int, Literal["low", "high"] | None] = {
     END_LOW: "low",
     END_HIGH: "high",
 }
-
-
-_CODE_OF = CODES.__getitem__
-_INT_OF = {code: i for i, code in enumerate(CODES)}.__getitem__
-
-
-def codes(cards: Sequence[int]) -> tuple[str, ...]:
-    """Wire codes of engine ints."""
-    return tuple(map(_CODE_OF, cards))
-
-
-def ints(cards: Sequence[str]) -> tuple[int, ...]:
-    """Engine ints of wire codes (already validated by the pydantic pattern)."""
-    return tuple(map(_INT_OF, cards))
 
 
 def meld_id(text: str) -> int:
@@ -112,6 +97,7 @@ def last_move_from_json(lm: LastMove | None) -> tuple[int, FastMove] | None:
 
 
 def meld_from_model(t: TableMeld) -> TMeld:
+    """The engine form of a meld of the state or of a view."""
     cards = ints(t.cards)
     stands = ints(t.stands_for)
     mid = meld_id(t.id)

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from rules.cards import cards_name, is_code
-from rules.convert import ints, last_move_from_json, state_from_game
+from rules.cards import cards_name, ints, is_code
+from rules.convert import last_move_from_json, state_from_game
 from rules.errors import InvalidDeal
 from rules.game import Game
 from rules.legal import game_from_view

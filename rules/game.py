@@ -18,7 +18,7 @@ Stock lists keep their top card LAST inside the engine (``pop()`` draws).
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from rules.cards import JOKER, card_name, cards_name
 from rules.errors import (
@@ -69,27 +69,14 @@ SRC_STOCK, SRC_DISCARD = 0, 1
 FastMove = tuple[Any, ...]
 
 
-class Result:
+class Result(NamedTuple):
     """How a hand ended (engine form of `HandResult`)."""
 
-    __slots__ = ("reason", "winner", "points", "hands", "rummy")
-
-    def __init__(
-        self,
-        reason: ReasonName,
-        winner: int | None,
-        points: tuple[int, ...],
-        hands: tuple[tuple[int, ...], ...],
-        rummy: bool,
-    ) -> None:
-        self.reason = reason
-        self.winner = winner
-        self.points = points
-        self.hands = hands
-        self.rummy = rummy
-
-    def __repr__(self) -> str:
-        return f"Result({self.reason!r}, winner={self.winner}, points={self.points})"
+    reason: ReasonName
+    winner: int | None
+    points: tuple[int, ...]
+    hands: tuple[tuple[int, ...], ...]
+    rummy: bool
 
 
 def _remove(hand: list[int], cards: Sequence[int]) -> list[int]:

@@ -30,8 +30,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import TYPE_CHECKING
 
-from rules.cards import JOKER, code_to_int
-from rules.convert import ints, meld_from_model, to_api_move
+from rules.cards import JOKER, code_to_int, ints
+from rules.convert import meld_from_model, to_api_move
 from rules.fastrules import EX_KEEP_TOP_ON_DRAW, fast_rules
 from rules.game import (
     DISCARD,

@@ -301,18 +301,25 @@ def layoff_set(
     return TMeld(m.id, False, rank, rank, rank, ordered, set_stands(rank, nats, jokers)), freed
 
 
-def can_take_natural(m: TMeld, card: int, ace_high: bool) -> bool:
-    """Whether the single natural `card` could be laid off onto `m` (stalemate check)."""
+def fitting_naturals(m: TMeld, ace_high: bool) -> set[int]:
+    """The natural cards that could be laid off onto `m` one at a time."""
     if m.is_run:
         if m.high - m.low + 1 >= MAX_RUN:
-            return False
+            return set()
         top = 14 if ace_high else 13
-        return (m.low > 1 and card == make(m.key, m.low - 1)) or (
-            m.high < top and card == make(m.key, m.high + 1)
-        )
-    if len(m.cards) >= MAX_SET or card % 13 + 1 != m.key:
-        return False
-    return all(c == JOKER or c // 13 != card // 13 for c in m.cards)
+        out = {make(m.key, m.low - 1)} if m.low > 1 else set()
+        if m.high < top:
+            out.add(make(m.key, m.high + 1))
+        return out
+    if len(m.cards) >= MAX_SET:
+        return set()
+    suits = {c // 13 for c in m.cards if c != JOKER}
+    return {make(s, m.key) for s in range(4) if s not in suits}
+
+
+def can_take_natural(m: TMeld, card: int, ace_high: bool) -> bool:
+    """Whether the single natural `card` could be laid off onto `m` (stalemate check)."""
+    return card in fitting_naturals(m, ace_high)
 
 
 def joker_slots(m: TMeld, ace_high: bool) -> int:

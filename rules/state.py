@@ -40,11 +40,12 @@ class Deal(Frozen):
 
 
 class TableMeld(Frozen):
-    """A meld on the table. `stands_for` is the natural card each position stands for."""
+    """A meld on the table, in the state and in every view (`MeldView`)."""
 
     id: str
-    kind: Literal["set", "run"]
     cards: tuple[CardCode, ...]
+    kind: Literal["set", "run"]
+    # The natural card each position stands for (a joker's role), same length as `cards`.
     stands_for: tuple[CardCode, ...]
 
 

@@ -97,9 +97,9 @@ class RuleSet(Frozen):
     )
     house_rules: tuple[str, ...] = ()
 
-    def hand_size_for(self, players: int) -> int:
-        """Cards dealt to each of `players` players."""
-        return self.hand_size[players]
+    def points_of(self, code: str) -> int:
+        """What the card `code` costs left in hand at the end of a hand (`card_values`)."""
+        return self.card_values.get("JK" if code == "JK" else code[0], 0)
 
     @property
     def deck_size(self) -> int:

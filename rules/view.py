@@ -14,8 +14,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from rules.cards import CODES, code_to_int, make
-from rules.convert import codes
+from rules.cards import CODES, code_to_int, codes, make
 from rules.errors import InvalidMove
 from rules.game import DISCARD, DRAW, LAYOFF, MELD, PLAY_PHASE, SRC_STOCK, SWAP, FastMove
 from rules.legal import game_from_view, generate
@@ -23,17 +22,10 @@ from rules.melds import END_ANY, END_HIGH, END_LOW, TMeld
 from rules.meldsearch import single_melds
 from rules.moves import CardCode, Frozen
 from rules.shuffle import commitment
-from rules.state import GameState, HandResult, LastMove, PhaseName, Votes
+from rules.state import GameState, HandResult, LastMove, PhaseName, TableMeld, Votes
 
 MAX_LEGAL_MELDS = 64
-
-
-class MeldView(Frozen):
-    id: str
-    cards: tuple[CardCode, ...]
-    kind: Literal["set", "run"]
-    # The natural card each position stands for (a joker's role), same length as `cards`.
-    stands_for: tuple[CardCode, ...]
+MeldView = TableMeld  # a view shows the table's melds as they are
 
 
 class LegalLayoff(Frozen):
@@ -91,7 +83,7 @@ class SeatView(Frozen):
     stock_count: int
     discard_top: CardCode | None
     discard_count: int
-    melds: tuple[MeldView, ...]
+    melds: tuple[TableMeld, ...]
     scores: tuple[int, ...]
     hand_number: int
     turns_completed: int
@@ -141,10 +133,7 @@ def seat_view(state: GameState, seat: int) -> SeatView:
         stock_count=len(state.stock),
         discard_top=state.discard[-1] if state.discard else None,
         discard_count=len(state.discard),
-        melds=tuple(
-            MeldView(id=m.id, cards=m.cards, kind=m.kind, stands_for=m.stands_for)
-            for m in state.melds
-        ),
+        melds=state.melds,
         scores=state.scores,
         hand_number=state.hand_number,
         turns_completed=state.turns_completed,

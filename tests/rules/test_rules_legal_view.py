@@ -14,8 +14,8 @@ import pytest
 
 import rules
 from rules import fast
-from rules.cards import code_to_int
-from rules.convert import ints, meld_id, state_from_game
+from rules.cards import code_to_int, ints
+from rules.convert import meld_id, state_from_game
 
 CASES = [("classic", 2), ("basic", 2), ("basic", 3), ("basic", 4),
          ("rummy51", 2), ("rummy51", 3), ("rummy51", 4)]  # fmt: skip

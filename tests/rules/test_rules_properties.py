@@ -20,8 +20,7 @@ from rulekit import all_cards
 
 import rules
 from rules import fast
-from rules.cards import code_to_int
-from rules.convert import ints
+from rules.cards import code_to_int, ints
 from rules.engine import deck_of
 from rules.melds import read_meld
 from rules.variants import get_variant
