@@ -1,7 +1,7 @@
 // The table during a hand: opponents, stock and discard, melds, helpers, actions, your hand.
 import { cardName, cardsShort, isJoker, renderBack, renderCard } from "./cards.js";
 import { h } from "./dom.js";
-import { isMeld, layoffMelds, layoffsOf, legalOf, openingTotal, penaltyTotal, swapMelds } from "./legal.js";
+import { isMeld, layoffMelds, layoffsOf, legalMeld, legalOf, openingTotal, penaltyTotal, swapMelds } from "./legal.js";
 import { t } from "./i18n.js";
 import { describeMove, seatName } from "./names.js";
 import { inviteUrl, seatUrl } from "./saved.js";
@@ -200,7 +200,8 @@ function actions(store, view, myTurn, anyFits, legal) {
   const staged = store.staged.length
     ? h("div", { class: "staged", id: "staged" },
         h("span", { text: t("staged") }),
-        store.staged.map((ids) => h("span", { class: "group", text: cardsShort(store.codesOf(ids)) })),
+        // In the order the meld goes out, so a joker shows the place it will take.
+        store.staged.map((ids) => h("span", { class: "group", text: cardsShort(legalMeld(legal, store.codesOf(ids)) || store.codesOf(ids)) })),
         btn("unstage", t("clearStaged"), { cls: "link" }))
     : null;
   return h("div", { class: "actions" },
