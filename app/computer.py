@@ -1,7 +1,8 @@
 """Computer seats: pick a bot's move with the strategies of `bots/`.
 
 Should a strategy ever fail, a small fallback plays instead (draw from the stock, lay the
-biggest meld offered, discard the highest card) so that a table never stalls on a bot.
+biggest meld offered, discard the card that costs most in hand) so that a table never stalls
+on a bot.
 """
 
 from __future__ import annotations
@@ -18,7 +19,6 @@ log = logging.getLogger("rummy.computer")
 
 NAMES = ("random", "greedy", "expert", "easy", "medium", "hard")
 DEFAULT = "greedy"
-RANK_VALUE = {r: i for i, r in enumerate("A23456789TJQK", start=1)}
 
 
 class Strategy(Protocol):
@@ -39,12 +39,9 @@ class _Fallback:
             return max(melds, key=lambda m: sum(len(x) for x in m.melds))
         discards = [m for m in legal if isinstance(m, rules.Discard)]
         if discards:
-            return max(discards, key=lambda m: _value(m.card))
+            points = rules.get_variant(view.variant).points_of
+            return max(discards, key=lambda m: points(m.card))
         return legal[0]
-
-
-def _value(card: str) -> int:
-    return 30 if card == "JK" else RANK_VALUE.get(card[0], 0)
 
 
 def get_strategy(name: str) -> Strategy:

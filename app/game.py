@@ -128,8 +128,10 @@ class Game:
         bots: dict[str, str],
         seed: int | None,
         deal: rules.Deal | None,
+        limit: int | None = None,
     ) -> tuple[str, list[str | None]]:
-        """A new room; returns its id and the token of every human seat (None for bots)."""
+        """A new room; returns its id and the token of every human seat (None for bots).
+        `limit` is the penalty limit of a variant scored by penalties (rummy51)."""
         if (seed is not None or deal is not None) and not self.settings.allow_fixed_deals:
             raise Forbidden("fixed deals are turned off on this server")
         if variant not in rules.VARIANTS:
@@ -139,12 +141,15 @@ class Game:
         players = low if players is None else players
         if not low <= players <= high:
             raise InvalidRequest(f"{variant} takes {low} to {high} players")
+        if limit is not None and limit not in ruleset.penalty_limits:
+            raise InvalidRequest(f"limit: {variant} takes none of {limit}; see GET /api/variants")
         seat_bots = self._seat_bots(mode, players, bots)
         state = rules.new_game(
             variant,
             players,
             seed=seed_bytes(seed) if seed is not None else secrets.token_bytes(32),
             deal=deal,
+            limit=limit,
         )
         tokens: list[str | None] = []
         seats: list[NewSeat] = []

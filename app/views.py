@@ -40,6 +40,7 @@ def build_view(snap: Snapshot, seat: int, connected: set[int]) -> RoomView:
     if snap.is_waiting:
         # Dealt at creation, but nobody moves until every seat is taken.
         view["phase"] = "waiting"
+        view["legal"] = None
     return RoomView.model_construct(
         **view, room=snap.id, version=snap.version, seats=seat_infos(snap, connected)
     )
@@ -51,6 +52,14 @@ class SummarySeat(BaseModel):
     taken: bool
     connected: bool
     bot: str | None
+
+
+class RoomOptions(BaseModel):
+    """The options the room was created with (POST /api/rooms)."""
+
+    limit: int | None = Field(
+        description="rummy51: the penalty total that ends the match; null for other variants"
+    )
 
 
 class RoomSummary(BaseModel):
@@ -65,6 +74,12 @@ class RoomSummary(BaseModel):
     hand_number: int
     scores: tuple[int, ...]
     seats: tuple[SummarySeat, ...]
+    options: RoomOptions
+
+
+def room_options(snap: Snapshot) -> RoomOptions:
+    # A state without a limit of its own plays to the variant's (rummy51: 101).
+    return RoomOptions(limit=snap.state.limit or rules.get_variant(snap.variant).penalty_limit)
 
 
 def build_summary(snap: Snapshot, connected: set[int]) -> RoomSummary:
@@ -91,6 +106,7 @@ def build_summary(snap: Snapshot, connected: set[int]) -> RoomSummary:
             )
             for s in snap.seats
         ),
+        options=room_options(snap),
     )
 
 
@@ -133,7 +149,7 @@ class LogHand(BaseModel):
     end_version: int
     moves: list[LogMove]
     votes: list[LogVote]
-    result: rules.view.HandResultView | None = Field(
+    result: rules.HandResult | None = Field(
         description="null when the hand was abandoned by a new_match vote"
     )
 

@@ -50,7 +50,6 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from rawhttp import RawHTTP  # noqa: E402
 
-DECK_SIZE = {"classic": 52, "basic": 52, "rummy51": 106}
 PLAYING = ("draw", "play")
 
 
@@ -319,9 +318,10 @@ class Child:
 
     def _check_state(self, room: Room, seat: int, state: dict[str, Any]) -> None:
         total = conserved(state)
-        expected = DECK_SIZE.get(state["variant"], room.deck)
         if room.deck is None:
-            room.deck = expected if expected is not None else total
+            import rules
+
+            room.deck = rules.get_variant(state["variant"]).deck_size
         if total != room.deck:
             self.stats.errors["conservation"] += 1
             self.stats.problem(

@@ -28,6 +28,6 @@ class EasyStrategy:
         require_moves(legal)
         move = self._greedy.choose(view, legal, rng)
         if move.type in ("draw", "discard") and rng.random() < self.slip:
-            same = by_type(legal, move.type)
+            same = by_type(legal, type(move))
             return same[rng.randrange(len(same))]
         return move

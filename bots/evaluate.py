@@ -11,20 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bots import cards
-from bots.cards import JOKER
 from bots.knowledge import Knowledge, neighbour
-from bots.melds import Combo, Splitter
-
-
-def meld_points(cm: Combo, meld_values: Sequence[int]) -> int:
-    """Opening value of a meld: jokers count as the card they stand for."""
-    if cm.kind == "set":
-        return meld_values[cm.naturals[0]] * len(cm.layout)
-    return sum(
-        10 if pos in (1, 14) or pos >= 10 else pos
-        for pos in range(cm.start, cm.start + len(cm.layout))
-    )
+from bots.melds import Splitter
+from rules import fast
+from rules.fast import JOKER
 
 
 class HandEval:
@@ -73,18 +63,18 @@ class HandEval:
         k = self.k
         if card in k.targets:
             return 1.5
-        r, s = cards.rank(card), cards.suit(card)
+        r, s = fast.rank_of(card), fast.suit_of(card)
         ah = self.v.ace_high
         other_set = set(others)
-        same_suits = {cards.suit(o) for o in others if o != JOKER and cards.rank(o) == r}
+        same_suits = {fast.suit_of(o) for o in others if o != JOKER and fast.rank_of(o) == r}
         same_suits.discard(s)
         w = 0.0
         if same_suits:
             for t in range(4):
                 if t != s and t not in same_suits:
-                    w += k.drawable(t * 13 + r - 1)
+                    w += k.drawable(fast.make(t, r))
         else:
-            w += 0.15 * sum(k.drawable(t * 13 + r - 1) for t in range(4) if t != s)
+            w += 0.15 * sum(k.drawable(fast.make(t, r)) for t in range(4) if t != s)
         lo1, hi1 = neighbour(card, -1, ah), neighbour(card, 1, ah)
         lo2, hi2 = neighbour(card, -2, ah), neighbour(card, 2, ah)
         run = 0.0
@@ -99,7 +89,7 @@ class HandEval:
         if run == 0.0:
             run = 0.12 * (self._d(lo1) + self._d(hi1))
         w += run
-        if self.v.jokers:
+        if self.v.has_jokers:
             w += 0.5 * k.drawable(JOKER)
         return w
 
@@ -116,10 +106,10 @@ class HandEval:
         for cm in melds:
             for c in cm.layout:
                 left.remove(c)
-        pts = self.v.points
+        pts = self.v.card_values
         total = 0.0
         miss = 1.0 - self.p
-        playable = not self.v.opening or self.opened
+        playable = not self.v.opening_min or self.opened
         targets = self.k.targets
         for c in left:
             if c == JOKER:
@@ -129,8 +119,8 @@ class HandEval:
                 continue  # laid off this turn
             q = 1.0 - miss ** self.outs(c, left)
             total += (self.exposure * pts[c] + self.tempo) * (1.0 - q)
-        if self.v.opening and not self.opened:
-            got = sum(meld_points(cm, self.v.meld_points) for cm in melds)
-            total += self.opening_weight * max(0, self.v.opening - got)
+        if self.v.opening_min and not self.opened:
+            got = sum(cm.value for cm in melds)
+            total += self.opening_weight * max(0, self.v.opening_min - got)
         self._cache[key] = total
         return total

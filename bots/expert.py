@@ -34,14 +34,14 @@ from collections.abc import Sequence
 from random import Random
 from typing import TYPE_CHECKING
 
-from bots import cards
-from bots.cards import JOKER
 from bots.evaluate import HandEval
 from bots.greedy import splitter_for
 from bots.knowledge import Knowledge
 from bots.lookahead import refine_discard
 from bots.memory import HandMemory, MemoryBook
 from bots.strategy import by_type, move_cards, require_moves, variant_of
+from rules import Discard, Draw, Swap, fast
+from rules.fast import JOKER
 
 if TYPE_CHECKING:
     from rules import Move, SeatView
@@ -130,17 +130,21 @@ class ExpertStrategy:
             opening_weight=self.opening_weight,
         )
         ev.feed_weight = prof["feed_weight"]
-        draws = by_type(legal, "draw")
+        draws = by_type(legal, Draw)
         if draws:
             return self._draw(view, draws, know, ev, rng)
         play = self._play(view, legal, know, ev)
         if play is not None:
             return play
-        discards = by_type(legal, "discard")
+        discards = by_type(legal, Discard)
         if not discards:
             return legal[0]
         scored = sorted(
-            ((self._discard_cost(know, ev, c), m) for m in discards for c in [cards.parse(m.card)]),
+            (
+                (self._discard_cost(know, ev, c), m)
+                for m in discards
+                for c in [fast.code_to_int(m.card)]
+            ),
             key=lambda t: t[0],
         )
         if self.lookahead and len(scored) > 1:
@@ -169,24 +173,24 @@ class ExpertStrategy:
         options = [c for c in set(split_left) if c != keep and c != JOKER]
         if not options:
             options = [c for c in set(hand) if c != keep] or list(hand)
-        points = know.v.points
+        points = know.v.card_values
         options.sort(key=lambda c: -points[c])
         return min(
             ev.cost(_without(hand, [c])) + ev.feed_weight * know.feed_chance(c) for c in options[:3]
         )
 
     def _draw(
-        self, view: SeatView, draws: Sequence[Move], know: Knowledge, ev: HandEval, rng: Random
+        self, view: SeatView, draws: Sequence[Draw], know: Knowledge, ev: HandEval, rng: Random
     ) -> Move:
         from_discard = [m for m in draws if m.source == "discard"]
         from_stock = [m for m in draws if m.source == "stock"]
         if not from_discard or not from_stock or view.discard_top is None:
             return (from_stock or from_discard)[0]
-        top = cards.parse(view.discard_top)
+        top = fast.code_to_int(view.discard_top)
         if top == JOKER:
             return from_discard[0]
         hand = know.hand
-        if know.v.opening:
+        if know.v.opening_min:
             # rummy51 (measured against greedy): a discard is worth taking when it melds or
             # lays off now; a guess at partial melds costs more than the stock card gives.
             return from_discard[0] if self._sure_gain(view, know, top) else from_stock[0]
@@ -199,7 +203,7 @@ class ExpertStrategy:
         # The stock: a sample of the unseen cards that could matter, weighted by how likely
         # each is still to come; the others leave the hand as it is.
         base = ev.cost(hand)
-        weights = [know.drawable(c) for c in range(53)]
+        weights = [know.drawable(c) for c in range(fast.N_CODES)]
         total_w = sum(weights)
         rel = [c for c in related if weights[c] > 0]
         rel_w = sum(weights[c] for c in rel)
@@ -216,7 +220,7 @@ class ExpertStrategy:
         """Whether the top discard melds with our hand or lays off on the table right now."""
         if top not in splitter_for(know.v.name).leftovers(know.hand + [top]):
             return True
-        return (not know.v.opening or bool(view.opened[view.seat])) and top in know.targets
+        return (not know.v.opening_min or bool(view.opened[view.seat])) and top in know.targets
 
     def _related(self, hand: Sequence[int], know: Knowledge) -> set[int]:
         """Unseen cards that could change the hand's melds (same rank, near in suit)."""
@@ -228,8 +232,8 @@ class ExpertStrategy:
         for c in hand:
             if c == JOKER:
                 continue
-            r = cards.rank(c)
-            out.update(t * 13 + r - 1 for t in range(4))
+            r = fast.rank_of(c)
+            out.update(fast.make(t, r) for t in range(4))
             for d in (-2, -1, 1, 2):
                 n = neighbour(c, d, ah)
                 if n is not None:
@@ -246,9 +250,9 @@ class ExpertStrategy:
             plays = with_joker or plays
             if plays:
                 return min(
-                    plays, key=lambda m: ev.cost(_without(hand, cards.parse_all(move_cards(m))))
+                    plays, key=lambda m: ev.cost(_without(hand, list(fast.ints(move_cards(m)))))
                 )
-        if not plays and not by_type(legal, "swap"):
+        if not plays and not by_type(legal, Swap):
             return None
         v = know.v
         if self._hold_melds(view, know):
@@ -256,14 +260,14 @@ class ExpertStrategy:
             plays = [m for m in plays if m.type != "meld"]
         # Going out, or rummy51's going rummy: whatever empties the most of the hand now.
         after_meld = ev
-        if v.opening and not ev.opened:
+        if v.opening_min and not ev.opened:
             # rummy51: an opening meld opens us, so price what stays as an opened hand.
             after_meld = ev.opened_copy()
         if plays:
             scored = [
                 (
                     (after_meld if m.type == "meld" else ev).cost(
-                        _without(hand, cards.parse_all(move_cards(m)))
+                        _without(hand, list(fast.ints(move_cards(m))))
                     ),
                     -len(move_cards(m)),
                     i,
@@ -282,7 +286,7 @@ class ExpertStrategy:
             return None
         now = ev.cost(hand)
         # Melds held in hand still count against us: lay down anything that does not hurt.
-        if best_cost <= now + (0.0 if v.opening else 1.0):
+        if best_cost <= now + (0.0 if v.opening_min else 1.0):
             return best
         return None
 
@@ -296,7 +300,7 @@ class ExpertStrategy:
         """
         if self.hold_until is None:
             return False
-        if know.v.opening and not (view.opened[view.seat] and self.hold_opened):
+        if know.v.opening_min and not (view.opened[view.seat] and self.hold_opened):
             return False  # rummy51 opens by laying down
         others = [n for s, n in enumerate(view.hand_counts) if s != view.seat]
         if not others or min(others) <= self.hold_until or view.stock_count < 6:
@@ -313,7 +317,7 @@ class ExpertStrategy:
         The natural card cannot be laid off where the joker sits, the joker can go on any
         meld: the swap sheds a dead card, and more when the joker then completes a meld.
         """
-        swaps = by_type(legal, "swap")
+        swaps = by_type(legal, Swap)
         if not swaps:
             return None
         sp = splitter_for(view.variant)
@@ -321,7 +325,7 @@ class ExpertStrategy:
         spare = sp.leftovers(hand)
         best: tuple[int, Move] | None = None
         for m in swaps:
-            card = cards.parse(m.card)
+            card = fast.code_to_int(m.card)
             if card not in spare:
                 continue
             gain = len(spare) - len(sp.leftovers(_without(hand, [card]) + [JOKER]))
@@ -334,7 +338,7 @@ class ExpertStrategy:
         hand = know.hand
         now_left = len(sp.leftovers(hand))
         for m in swaps:
-            after = _without(hand, [cards.parse(m.card)]) + [JOKER]
+            after = _without(hand, [fast.code_to_int(m.card)]) + [JOKER]
             if len(sp.leftovers(after)) < now_left - 1:
                 return m
         return None

@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from random import Random
 from typing import TYPE_CHECKING
 
-from bots import cards
 from bots.melds import Splitter
 from bots.strategy import (
     by_type,
@@ -21,6 +20,7 @@ from bots.strategy import (
     table_targets,
     variant_of,
 )
+from rules import Discard, Draw, LayOff, Meld, fast
 
 if TYPE_CHECKING:
     from rules import Move, SeatView
@@ -31,14 +31,14 @@ _SPLITTERS: dict[str, Splitter] = {}
 def splitter_for(variant: str) -> Splitter:
     sp = _SPLITTERS.get(variant)
     if sp is None:
-        sp = _SPLITTERS[variant] = Splitter(cards.variant(variant))
+        sp = _SPLITTERS[variant] = Splitter(fast.fast_rules(variant))
     return sp
 
 
 def _remove(hand: list[int], taken: Sequence[str]) -> list[int]:
     rest = list(hand)
     for c in taken:
-        rest.remove(cards.parse(c))
+        rest.remove(fast.code_to_int(c))
     return rest
 
 
@@ -47,12 +47,12 @@ class GreedyStrategy:
 
     def choose(self, view: SeatView, legal: Sequence[Move], rng: Random) -> Move:
         require_moves(legal)
-        draws = by_type(legal, "draw")
+        draws = by_type(legal, Draw)
         if draws:
             return self.choose_draw(view, draws)
         return self.choose_play(view, legal)
 
-    def choose_draw(self, view: SeatView, draws: Sequence[Move]) -> Move:
+    def choose_draw(self, view: SeatView, draws: Sequence[Draw]) -> Move:
         from_discard = [m for m in draws if m.source == "discard"]
         from_stock = [m for m in draws if m.source == "stock"]
         if from_discard and (not from_stock or self.wants_discard(view)):
@@ -63,16 +63,16 @@ class GreedyStrategy:
         if view.discard_top is None:
             return False
         v = variant_of(view)
-        top = cards.parse(view.discard_top)
-        if top == cards.JOKER:
+        top = fast.code_to_int(view.discard_top)
+        if top == fast.JOKER:
             return True
-        hand = cards.parse_all(view.hand) + [top]
+        hand = list(fast.ints(view.hand)) + [top]
         if top not in splitter_for(view.variant).leftovers(hand):
             return True
         return can_lay_off(view, v) and top in table_targets(view, v)
 
     def choose_play(self, view: SeatView, legal: Sequence[Move]) -> Move:
-        hand = cards.parse_all(view.hand)
+        hand = list(fast.ints(view.hand))
         sp = splitter_for(view.variant)
         jokers_due = set(view.must_play)
         plays = [m for m in legal if m.type in ("meld", "layoff")]
@@ -80,30 +80,30 @@ class GreedyStrategy:
             with_joker = [m for m in plays if "JK" in move_cards(m)]
             if with_joker:
                 plays = with_joker
-        melds = by_type(plays, "meld")
+        melds = by_type(plays, Meld)
         if melds:
             return min(
                 melds,
                 key=lambda m: (sp.deadwood(_remove(hand, move_cards(m))), -len(move_cards(m))),
             )
-        layoffs = by_type(plays, "layoff")
+        layoffs = by_type(plays, LayOff)
         if layoffs:
             return max(layoffs, key=lambda m: len(m.cards))
-        discards = by_type(legal, "discard")
+        discards = by_type(legal, Discard)
         if not discards:
             return legal[0]
         return self.choose_discard(view, hand, discards)
 
-    def choose_discard(self, view: SeatView, hand: list[int], discards: Sequence[Move]) -> Move:
+    def choose_discard(self, view: SeatView, hand: list[int], discards: Sequence[Discard]) -> Move:
         v = variant_of(view)
         sp = splitter_for(view.variant)
         leftovers = sp.leftovers(hand)
-        points = v.points
+        points = v.card_values
 
-        def rank_of(m: Move) -> tuple[int, int, int]:
-            c = cards.parse(m.card)
+        def rank_of(m: Discard) -> tuple[bool, bool, bool, int]:
+            c = fast.code_to_int(m.card)
             spare = c in leftovers
             useless = spare and not has_partner(c, leftovers, v.ace_high)
-            return (c != cards.JOKER, useless, spare, points[c])  # type: ignore[return-value]
+            return (c != fast.JOKER, useless, spare, points[c])
 
         return max(discards, key=rank_of)

@@ -11,32 +11,28 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bots import cards
-from bots.cards import JOKER, Variant
 from bots.memory import HandMemory
 from bots.strategy import table_targets
+from rules import fast
+from rules.fast import JOKER, FastRules
 
 if TYPE_CHECKING:
     from rules import SeatView
 
 
-def copies(v: Variant) -> list[int]:
-    return [v.decks] * 52 + [v.jokers]
-
-
 def _neighbour(card: int, delta: int, ace_high: bool) -> int | None:
-    r = cards.rank(card) + delta
-    if ace_high and cards.rank(card) == 1 and delta < 0:
+    r = fast.rank_of(card) + delta
+    if ace_high and fast.rank_of(card) == 1 and delta < 0:
         r = 14 + delta
     if r < 1 or r > (14 if ace_high else 13):
         return None
-    return cards.suit(card) * 13 + (r - 1) % 13
+    return fast.make(fast.suit_of(card), r)
 
 
 _NEIGHBOURS = {
     (ah, c, d): _neighbour(c, d, ah)
     for ah in (False, True)
-    for c in range(52)
+    for c in range(fast.JOKER)
     for d in (-2, -1, 1, 2)
 }
 
@@ -47,24 +43,26 @@ def neighbour(card: int, delta: int, ace_high: bool) -> int | None:
 
 
 class Knowledge:
-    def __init__(self, view: SeatView, memory: HandMemory, v: Variant) -> None:
+    def __init__(self, view: SeatView, memory: HandMemory, v: FastRules) -> None:
         self.view = view
         self.v = v
         self.me = view.seat
-        self.hand = cards.parse_all(view.hand)
-        seen = [0] * 53
+        self.hand = list(fast.ints(view.hand))
+        seen = [0] * fast.N_CODES
         for c in self.hand:
             seen[c] += 1
         for meld in view.melds:
-            for c in cards.parse_all(meld.cards):
+            for c in list(fast.ints(meld.cards)):
                 seen[c] += 1
         pile = memory.pile_cards()
         if not pile and view.discard_top is not None:
-            pile = [cards.parse(view.discard_top)]
+            pile = [fast.code_to_int(view.discard_top)]
         for c in pile:
             seen[c] += 1
-        total = copies(v)
-        self.live = [max(0, total[c] - seen[c]) for c in range(53)]
+        # The discard pile as far as we know it, bottom first, ending with the top.
+        self.pile = pile
+        total = v.copies
+        self.live = [max(0, total[c] - seen[c]) for c in range(fast.N_CODES)]
         self.unseen_total = max(1, sum(self.live))
         self.targets = table_targets(view, v)
         n = view.players
@@ -72,13 +70,13 @@ class Knowledge:
         self.held: list[list[float]] = []
         for s in range(n):
             if s == self.me:
-                self.held.append([0.0] * 53)
+                self.held.append([0.0] * fast.N_CODES)
                 continue
             known = [c for c in memory.picked[s] if self.live[c] > 0]
             free = max(0, view.hand_counts[s] - len(known))
             pool = max(1, self.unseen_total - len(known))
             base = free / pool
-            row = [base] * 53
+            row = [base] * fast.N_CODES
             for c in memory.declined[s] | set(memory.discarded[s]):
                 row[c] *= 0.5
             for c in known:
@@ -92,7 +90,7 @@ class Knowledge:
             self.live[c] * (1.0 - max((row[c] for row in others), default=0.0))
             if self.live[c]
             else 0.0
-            for c in range(53)
+            for c in range(fast.N_CODES)
         ]
 
     def next_seat(self) -> int:
@@ -108,7 +106,7 @@ class Knowledge:
         v = self.v
         if card == JOKER:
             return 1.0
-        if card in self.targets and (not v.opening or self.view.opened[nxt]):
+        if card in self.targets and (not v.opening_min or self.view.opened[nxt]):
             return 0.9
         row = self.held[nxt]
         live = self.live
@@ -118,8 +116,8 @@ class Knowledge:
                 return 0.0
             return min(1.0, row[c] * live[c])
 
-        r = cards.rank(card)
-        same = [s * 13 + r - 1 for s in range(4) if s * 13 + r - 1 != card]
+        r = fast.rank_of(card)
+        same = [fast.make(s, r) for s in range(4) if fast.make(s, r) != card]
         miss = 1.0
         for i in range(len(same)):
             for j in range(i + 1, len(same)):
@@ -129,7 +127,7 @@ class Knowledge:
         hi1, hi2 = neighbour(card, 1, ah), neighbour(card, 2, ah)
         for a, b in ((lo2, lo1), (lo1, hi1), (hi1, hi2)):
             miss *= 1.0 - p(a) * p(b)
-        if v.jokers:
+        if v.has_jokers:
             jk = p(JOKER)
             for c in same + [lo1, hi1, lo2, hi2]:
                 miss *= 1.0 - jk * p(c) * 0.5

@@ -19,14 +19,16 @@ from collections.abc import Sequence
 from random import Random
 from typing import TYPE_CHECKING
 
-from bots.cards import JOKER
+import rules
 from bots.evaluate import HandEval
 from bots.greedy import splitter_for
 from bots.knowledge import Knowledge
 from bots.strategy import has_partner
+from rules import fast
+from rules.fast import JOKER
 
 if TYPE_CHECKING:
-    from rules import Move
+    from rules import Discard, Move
 
 MARGIN = 6.0
 MAX_CANDIDATES = 3
@@ -37,13 +39,13 @@ def _sample(know: Knowledge, rng: Random) -> tuple[list[list[int]], list[int]]:
     view = know.view
     n = view.players
     pool: list[int] = []
-    for c in range(53):
+    for c in range(fast.N_CODES):
         pool.extend([c] * know.live[c])
     hands: list[list[int]] = [[] for _ in range(n)]
     for s in range(n):
         if s == know.me:
             continue
-        for c in range(53):
+        for c in range(fast.N_CODES):
             if know.held[s][c] >= 1.0 and c in pool and len(hands[s]) < view.hand_counts[s]:
                 pool.remove(c)
                 hands[s].append(c)
@@ -63,18 +65,34 @@ def _greedy_discard(hand: list[int], ace_high: bool, points: Sequence[int], vari
     return max(pick, key=lambda c: (not has_partner(c, left, ace_high), points[c]))
 
 
+def _sample_game(know: Knowledge, rng: Random) -> fast.Game | None:
+    """A whole game dealt from one sample (`rules.fast.determinize_game`), or None when the
+    sample does not add up to the pack (memory lost track of a card)."""
+    view = know.view
+    hands, rest = _sample(know, rng)
+    stock, buried = rest[: view.stock_count], rest[view.stock_count :]
+    others = [[] if s == know.me else list(fast.codes(h)) for s, h in enumerate(hands)]
+    discard = fast.codes(buried + know.pile)
+    try:
+        return fast.determinize_game(view, others, fast.codes(stock), discard, b"lookahead")
+    except rules.IllegalMove:
+        return None
+
+
 def refine_discard(
     know: Knowledge,
     ev: HandEval,
-    scored: Sequence[tuple[float, Move]],
+    scored: Sequence[tuple[float, Discard]],
     rng: Random,
     deadline: float | None,
     max_samples: int,
     feed_weight: float,
 ) -> Move:
-    """The best of `scored` ((static cost, discard move), cheapest first) after sampling."""
-    from bots import cards
+    """The best of `scored` ((static cost, discard move), cheapest first) after sampling.
 
+    Each sample is a real engine game: our discard and the next player's draw are applied
+    to it, so the stock's top, an empty stock and its reshuffle follow the rules.
+    """
     best_cost = scored[0][0]
     close = [(c, m) for c, m in scored if c <= best_cost + MARGIN][:MAX_CANDIDATES]
     if len(close) < 2:
@@ -83,38 +101,43 @@ def refine_discard(
     view = know.view
     nxt = know.next_seat()
     sp = splitter_for(v.name)
-    can_lay = not v.opening or view.opened[nxt]
+    can_lay = not v.opening_min or view.opened[nxt]
     sums = [0.0] * len(close)
     samples = 0
     while samples < max_samples and (
         deadline is None or samples < 2 or time.perf_counter() < deadline
     ):
-        hands, stock = _sample(know, rng)
-        if not stock:
+        game = _sample_game(know, rng)
+        if game is None or len(game.stock) < 2:
             break
-        their = hands[nxt]
+        their = list(game.hands[nxt])
         their_dead = sp.deadwood(their)
         for i, (_, move) in enumerate(close):
-            x = cards.parse(move.card)
-            mine = list(know.hand)
-            mine.remove(x)
+            x = fast.code_to_int(move.card)
             taken = (can_lay and x in know.targets) or (
-                x == JOKER or sp.deadwood(their + [x]) < their_dead + v.points[x] - 1
+                x == JOKER or sp.deadwood(their + [x]) < their_dead + v.card_values[x] - 1
             )
-            if taken:
-                after = their + [x]
-                y = _greedy_discard(
-                    [c for c in after if c != x] or after, v.ace_high, v.points, v.name
-                )
-                nxt_card = stock[0]
-            else:
-                after = their + [stock[0]]
-                y = _greedy_discard(after, v.ace_high, v.points, v.name)
-                nxt_card = stock[1] if len(stock) > 1 else stock[0]
+            g = game.copy()
+            try:
+                g.apply(know.me, (fast.DISCARD, x))
+                later = g.stock[-view.players :][::-1]  # top first, as far as we will see
+                g.apply(nxt, (fast.DRAW, fast.SRC_DISCARD if taken else fast.SRC_STOCK))
+            except rules.IllegalMove:  # the hand ends with this discard (e.g. the turn limit)
+                sums[i] += close[i][0]
+                continue
+            mine = list(g.hands[know.me])
+            after = g.hands[nxt]
+            y: int | None = _greedy_discard(
+                [c for c in after if c != x] or after if taken else after,
+                v.ace_high,
+                v.card_values,
+                v.name,
+            )
+            nxt_card = g.stock[-1]
             if view.players > 2:
                 # Others play in between: we see a stock card further down.
                 y = None
-                nxt_card = stock[min(len(stock) - 1, view.players - 1)]
+                nxt_card = later[-1]
             options = [mine + [nxt_card]]
             if y is not None:
                 options.append(mine + [y])
@@ -131,5 +154,5 @@ def _after_discard(ev: HandEval, hand: list[int]) -> float:
     """Our price after drawing into `hand` and throwing what a greedy player would."""
     v = ev.v
     rest = list(hand)
-    rest.remove(_greedy_discard(hand, v.ace_high, v.points, v.name))
+    rest.remove(_greedy_discard(hand, v.ace_high, v.card_values, v.name))
     return ev.cost(rest)

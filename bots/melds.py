@@ -8,9 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from itertools import combinations
 
-from bots.cards import JOKER, Variant, rank, suit
+import rules
+from rules import fast
+from rules.fast import JOKER, FastRules
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,82 +23,36 @@ class Combo:
     kind: str  # "set" | "run"
     layout: tuple[int, ...]  # card ints in table order, JOKER where a joker stands
     start: int = 0  # runs: the position of the first card (1 = low ace .. 14 = high ace)
+    value: int = 0  # towards rummy51's opening, each joker as the card it stands for
 
     @property
     def size(self) -> int:
         return len(self.layout)
 
 
-def _run_card(s: int, pos: int) -> int:
-    # Position 14 is the high ace (rummy51 only).
-    return s * 13 + (0 if pos == 14 else pos - 1)
+def candidate_melds(hand: Sequence[int], v: FastRules) -> list[Combo]:
+    """The melds of `rules.meldsearch.single_melds` a bot considers.
 
-
-def candidate_melds(hand: Sequence[int], v: Variant) -> list[Combo]:
-    """Every set and run the hand could form (one copy of each natural card per meld).
-
-    Jokers fill gaps of runs, the ends of three-card runs and missing suits of sets; a meld
-    always keeps at least two natural cards (a bot never wastes two jokers on one card).
+    A meld always keeps at least two natural cards, and a run longer than three holds its
+    jokers inside, never at an end (a bot never wastes two jokers on one card).
     """
-    counts = [0] * 53
-    for c in hand:
-        counts[c] += 1
-    jokers = counts[JOKER]
     out: list[Combo] = []
-    top = 14 if v.ace_high else 13
-    for s in range(4):
-        present = [False] + [counts[_run_card(s, p)] > 0 for p in range(1, top + 1)] + [False]
-        if not jokers:
-            _plain_runs(s, present, top, out)
+    for layout, value in fast.single_melds(hand, v):
+        naturals = tuple(sorted(c for c in layout if c != JOKER))
+        if len(naturals) < 2:
             continue
-        for start in range(1, top - 1):
-            missing = 0
-            for end in range(start, top + 1):
-                if not present[end]:
-                    missing += 1
-                if missing > jokers:
-                    break
-                length = end - start + 1
-                if length < 3 or (start == 1 and end == 14):
-                    continue
-                if missing and length > 3 and not (present[start] and present[end]):
-                    continue
-                if length - missing < 2:
-                    continue
-                layout = tuple(
-                    _run_card(s, p) if present[p] else JOKER for p in range(start, end + 1)
-                )
-                naturals = tuple(sorted(c for c in layout if c != JOKER))
-                out.append(Combo(naturals, missing, "run", layout, start))
-    for r in range(13):
-        suited = [s * 13 + r for s in range(4) if counts[s * 13 + r] > 0]
-        for n in range(2, len(suited) + 1):
-            for nat in combinations(suited, n):
-                for size in range(max(3, n), 5):
-                    need = size - n
-                    if need > jokers:
-                        break
-                    out.append(Combo(nat, need, "set", nat + (JOKER,) * need))
+        jokers = len(layout) - len(naturals)
+        if fast.rank_of(naturals[0]) == fast.rank_of(naturals[-1]):
+            out.append(Combo(naturals, jokers, "set", layout, 0, value))
+            continue
+        if jokers and len(layout) > 3 and JOKER in (layout[0], layout[-1]):
+            continue
+        i = next(k for k, c in enumerate(layout) if c != JOKER)
+        rank = fast.rank_of(layout[i])
+        if rank == 1 and i > 0:
+            rank = 14  # an ace after other cards is the high ace
+        out.append(Combo(naturals, jokers, "run", layout, rank - i, value))
     return out
-
-
-def _plain_runs(s: int, present: list[bool], top: int, out: list[Combo]) -> None:
-    """Runs without jokers: every stretch of 3+ inside each unbroken segment."""
-    p = 1
-    while p <= top:
-        if not present[p]:
-            p += 1
-            continue
-        q = p
-        while present[q + 1]:
-            q += 1
-        for start in range(p, q - 1):
-            for end in range(start + 2, q + 1):
-                if start == 1 and end == 14:
-                    continue
-                layout = tuple(_run_card(s, x) for x in range(start, end + 1))
-                out.append(Combo(tuple(sorted(layout)), 0, "run", layout, start))
-        p = q + 1
 
 
 class Splitter:
@@ -106,9 +61,9 @@ class Splitter:
     `cost` gives each card's price when left over (points in hand for the variant).
     """
 
-    def __init__(self, v: Variant, cost: Sequence[int] | None = None) -> None:
+    def __init__(self, v: FastRules, cost: Sequence[int] | None = None) -> None:
         self.v = v
-        self.cost = tuple(cost) if cost is not None else v.points
+        self.cost = tuple(cost) if cost is not None else v.card_values
         self._memo: dict[tuple[int, ...], tuple[int, tuple[Combo, ...]]] = {}
 
     def best(self, hand: Sequence[int]) -> tuple[int, tuple[Combo, ...]]:
@@ -123,7 +78,7 @@ class Splitter:
         by_first: dict[int, list[Combo]] = {}
         for cm in combos:
             by_first.setdefault(cm.naturals[0], []).append(cm)
-        counts = [0] * 53
+        counts = [0] * fast.N_CODES
         for c in key:
             counts[c] += 1
         cost = self.cost
@@ -135,7 +90,7 @@ class Splitter:
             if got is not None:
                 return got
             first = -1
-            for c in range(52):
+            for c in range(fast.JOKER):
                 if counts[c]:
                     first = c
                     break
@@ -182,24 +137,6 @@ class Splitter:
         return rest
 
 
-def layoff_cards(stands_for: Sequence[int], kind: str, v: Variant) -> set[int]:
-    """Natural cards that would extend a table meld, given the cards its positions stand for."""
-    out: set[int] = set()
-    if not stands_for:
-        return out
-    if kind == "set":
-        if len(stands_for) >= 4:
-            return out
-        r = rank(stands_for[0])
-        have = {suit(c) for c in stands_for}
-        return {s * 13 + r - 1 for s in range(4) if s not in have}
-    s = suit(stands_for[0])
-    ranks = [rank(c) for c in stands_for]
-    # A run holding a king and an ace holds the high ace (rummy51).
-    positions = [14 if r == 1 and 13 in ranks else r for r in ranks]
-    low, high = min(positions), max(positions)
-    if low > 1:
-        out.add(_run_card(s, low - 1))
-    if high < 13 or (v.ace_high and high == 13):
-        out.add(_run_card(s, high + 1))
-    return out
+def layoff_cards(meld: rules.TableMeld, v: FastRules) -> set[int]:
+    """Natural cards that would extend a table meld, one at a time (`rules.melds`)."""
+    return fast.fitting_naturals(fast.meld_from_model(meld), v.ace_high)

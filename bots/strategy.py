@@ -10,10 +10,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from random import Random
-from typing import TYPE_CHECKING, Protocol, runtime_checkable
+from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
-from bots import cards
-from bots.cards import Variant
+from rules import fast
+from rules.fast import FastRules
 
 if TYPE_CHECKING:
     from rules import Move, SeatView
@@ -26,8 +26,12 @@ class Strategy(Protocol):
         ...
 
 
-def by_type(legal: Sequence[Move], kind: str) -> list[Move]:
-    return [m for m in legal if m.type == kind]
+MoveT = TypeVar("MoveT")
+
+
+def by_type(legal: Sequence[Move], kind: type[MoveT]) -> list[MoveT]:
+    """The moves of `legal` of one kind, e.g. ``by_type(legal, rules.Draw)``."""
+    return [m for m in legal if isinstance(m, kind)]
 
 
 def move_cards(move: Move) -> list[str]:
@@ -46,38 +50,38 @@ def require_moves(legal: Sequence[Move]) -> None:
         raise ValueError("no legal move: it is not this seat's turn to move")
 
 
-def variant_of(view: SeatView) -> Variant:
-    return cards.variant(view.variant)
+def variant_of(view: SeatView) -> FastRules:
+    return fast.fast_rules(view.variant)
 
 
-def can_lay_off(view: SeatView, v: Variant) -> bool:
+def can_lay_off(view: SeatView, v: FastRules) -> bool:
     """RULES.md: rummy51 lays off only after opening; the others any time."""
-    return not v.opening or view.opened[view.seat]
+    return not v.opening_min or view.opened[view.seat]
 
 
-def table_targets(view: SeatView, v: Variant) -> dict[int, list[str]]:
+def table_targets(view: SeatView, v: FastRules) -> dict[int, list[str]]:
     """Natural card -> ids of the table melds it would extend (an estimate, not legality)."""
     from bots.melds import layoff_cards
 
     out: dict[int, list[str]] = {}
     for meld in view.melds:
-        for c in layoff_cards(cards.parse_all(meld.stands_for), meld.kind, v):
+        for c in layoff_cards(meld, v):
             out.setdefault(c, []).append(meld.id)
     return out
 
 
 def has_partner(card: int, others: Sequence[int], ace_high: bool = False) -> bool:
     """Whether another card could one day form a meld with `card` (same rank, near in suit)."""
-    if card == cards.JOKER:
+    if card == fast.JOKER:
         return True
-    r, s = cards.rank(card), cards.suit(card)
+    r, s = fast.rank_of(card), fast.suit_of(card)
     for o in others:
-        if o == card or o == cards.JOKER:
+        if o == card or o == fast.JOKER:
             continue
-        if cards.rank(o) == r:
+        if fast.rank_of(o) == r:
             return True
-        if cards.suit(o) == s and abs(cards.rank(o) - r) <= 2:
+        if fast.suit_of(o) == s and abs(fast.rank_of(o) - r) <= 2:
             return True
-        if ace_high and cards.suit(o) == s and {cards.rank(o), r} in ({1, 12}, {1, 13}):
+        if ace_high and fast.suit_of(o) == s and {fast.rank_of(o), r} in ({1, 12}, {1, 13}):
             return True
     return False

@@ -94,7 +94,7 @@ def play_match(
     rngs = [Random(f"{seed}:{index}:{s}") for s in range(n)]
     stats = [PlayerStats(matches=1) for _ in range(n)]
     state = rules.new_game(variant, n, seed=_match_seed(seed, index))
-    voters = tuple(range(n))
+    voters = frozenset(range(n))
     hands = 0
     while True:
         public = rules.seat_view(state, 0)

@@ -5,11 +5,13 @@ No I/O, no clock, no global randomness: the app passes seeds in, and reads views
 Public API (everything else is internal and may change):
 
     get_variant(name) -> RuleSet               VARIANTS: dict[str, RuleSet]
-    new_game(variant, players, *, seed: bytes, deal: Deal | None = None) -> GameState
+    new_game(variant, players, *, seed: bytes, deal: Deal | None = None,
+             limit: int | None = None) -> GameState     limit: rummy51's 101 | 201 | 301
     apply(state, seat, move) -> GameState      raises IllegalMove (code, message)
     vote(state, seat, kind, voters) -> GameState
         kind is "next_hand" | "new_match"; acts once every seat in `voters` voted the same
-    seat_view(state, seat) -> SeatView         what that seat may see (API.md `state`)
+    seat_view(state, seat) -> SeatView         what that seat may see (API.md `state`),
+                                               with `legal` (API.md v1.1) for the seat to act
     legal_moves(view) -> Iterator[Move]        every legal move of the seat to act, lazily
     hand_start(state) -> GameState             the current hand as it was dealt
     replay(start, moves) -> GameState          apply (seat, move) pairs from a hand start
@@ -18,6 +20,22 @@ Public API (everything else is internal and may change):
 
 The fast engine behind all of this (mutable `Game`, tuple moves) is documented in
 `rules.fast`; bots use it for playouts.
+
+Where each rule of RULES.md lives:
+
+    cards, codes, the packs                 rules.cards (and RuleSet.deck_size)
+    the variants' switches and point tables rules.variants (RuleSet; POINTS_* tables)
+    a turn, the opening, jokers taken,      rules.game (Game.apply and its _draw, _meld,
+      going out, going rummy, scoring,        _layoff, _swap, _discard; _end_turn, _go_out,
+      stock exhaustion, stalemates, match     _finish, vote)
+      end, votes
+    what a set or a run is, card order,     rules.melds (read_meld, layoff_run, layoff_set)
+      lay-offs, freeing a set's joker
+    finding melds in a hand                 rules.meldsearch
+    which moves are legal now               rules.legal (+ rules.layoffs for lay-offs, swaps)
+    what a seat may see, `legal`            rules.view
+    shuffles, seeds, the commitment         rules.shuffle
+    stored state, moves on the wire         rules.state, rules.moves
 """
 
 from rules.cards import Card
@@ -43,15 +61,13 @@ from rules.errors import (
     NotOpened,
     NotYourTurn,
     OpeningBelow51,
-    RuleError,
     WrongPhase,
 )
 from rules.legal import legal_moves
 from rules.moves import Discard, Draw, LayOff, Meld, Move, Swap, VoteKind, move_to_json, parse_move
-from rules.state import Deal, GameState, HandResult, TableMeld
+from rules.state import Deal, GameState, HandResult, LastMove, TableMeld, Votes
 from rules.variants import VARIANTS, RuleSet, get_variant
-from rules.view import SeatView
-from rules.views import seat_view
+from rules.view import Legal, LegalLayoff, LegalSwap, MeldView, Opening, SeatView, seat_view
 
 __all__ = [
     "VARIANTS",
@@ -72,9 +88,14 @@ __all__ = [
     "InvalidSetup",
     "InvalidSwap",
     "InvalidVote",
+    "LastMove",
+    "Legal",
+    "LegalLayoff",
+    "LegalSwap",
     "LayOff",
     "Meld",
     "MeldNotFound",
+    "MeldView",
     "Move",
     "MustDiscardToGoOut",
     "MustDrawFirst",
@@ -82,13 +103,14 @@ __all__ = [
     "NotOpened",
     "NotYourTurn",
     "NothingToDraw",
+    "Opening",
     "OpeningBelow51",
-    "RuleError",
     "RuleSet",
     "SeatView",
     "Swap",
     "TableMeld",
     "VoteKind",
+    "Votes",
     "WrongPhase",
     "apply",
     "determinize",

@@ -51,14 +51,28 @@ def is_code(code: str) -> bool:
     return code in _INDEX
 
 
+def codes(cards: Iterable[int]) -> tuple[str, ...]:
+    """Wire codes of engine ints."""
+    return tuple(map(CODES.__getitem__, cards))
+
+
+def ints(cards: Iterable[str]) -> tuple[int, ...]:
+    """Engine ints of wire codes (already validated, e.g. by the pydantic pattern).
+
+    Raises:
+        KeyError: not a card code.
+    """
+    return tuple(map(_INDEX.__getitem__, cards))
+
+
 def rank_of(card: int) -> int:
-    """Rank 1 (ace) .. 13 (king) of a natural card."""
-    return card % 13 + 1
+    """Rank 1 (ace) .. 13 (king) of a natural card; 0 for the joker."""
+    return 0 if card == JOKER else card % 13 + 1
 
 
 def suit_of(card: int) -> int:
-    """Suit index 0..3 (C D H S) of a natural card."""
-    return card // 13
+    """Suit index 0..3 (C D H S) of a natural card; -1 for the joker."""
+    return -1 if card == JOKER else card // 13
 
 
 def make(suit: int, rank: int) -> int:

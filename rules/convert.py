@@ -7,11 +7,12 @@ one (or even `model_construct` them).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Literal
 
-from rules.cards import CODES, code_to_int
-from rules.core import (
+from rules.cards import CODES, code_to_int, codes, ints
+from rules.errors import InvalidMove, MeldNotFound
+from rules.fastrules import fast_rules
+from rules.game import (
     DISCARD,
     DRAW,
     LAYOFF,
@@ -22,15 +23,13 @@ from rules.core import (
     SRC_STOCK,
     SWAP,
     FastMove,
+    FixedDeal,
     Game,
+    Result,
 )
-from rules.errors import InvalidMove, MeldNotFound
-from rules.fastrules import fast_rules
-from rules.hands import FixedDeal, Result
 from rules.melds import END_ANY, END_HIGH, END_LOW, TMeld
 from rules.moves import Discard, Draw, LayOff, Meld, Move, Swap, parse_move
-from rules.state import Deal, GameState, HandResult, TableMeld
-from rules.view import LastMove
+from rules.state import Deal, GameState, LastMove, TableMeld
 
 _END_OF = {None: END_ANY, "low": END_LOW, "high": END_HIGH}
 _END_NAME: dict[int, Literal["low", "high"] | None] = {
@@ -38,20 +37,6 @@ _END_NAME: dict[int, Literal["low", "high"] | None] = {
     END_LOW: "low",
     END_HIGH: "high",
 }
-
-
-_CODE_OF = CODES.__getitem__
-_INT_OF = {code: i for i, code in enumerate(CODES)}.__getitem__
-
-
-def codes(cards: Sequence[int]) -> tuple[str, ...]:
-    """Wire codes of engine ints."""
-    return tuple(map(_CODE_OF, cards))
-
-
-def ints(cards: Sequence[str]) -> tuple[int, ...]:
-    """Engine ints of wire codes (already validated by the pydantic pattern)."""
-    return tuple(map(_INT_OF, cards))
 
 
 def meld_id(text: str) -> int:
@@ -99,16 +84,20 @@ def to_api_move(move: FastMove) -> Move:
     return Swap(meld=f"m{move[1]}", card=CODES[move[2]])
 
 
-def meld_to_model(m: TMeld) -> TableMeld:
-    return TableMeld(
-        id=f"m{m.id}",
-        kind="run" if m.is_run else "set",
-        cards=codes(m.cards),
-        stands_for=codes(m.stands),
-    )
+def last_move_from_json(lm: LastMove | None) -> tuple[int, FastMove] | None:
+    """The engine form of a view's or state's `last_move` (a discard draw keeps its card)."""
+    if lm is None:
+        return None
+    data = dict(lm.move)
+    card = data.pop("card", None) if data.get("type") == "draw" else None
+    move = to_fast_move(parse_move(data))
+    if isinstance(card, str):
+        move = (*move, code_to_int(card))
+    return (lm.seat, move)
 
 
 def meld_from_model(t: TableMeld) -> TMeld:
+    """The engine form of a meld of the state or of a view."""
     cards = ints(t.cards)
     stands = ints(t.stands_for)
     mid = meld_id(t.id)
@@ -127,21 +116,12 @@ def deal_to_fast(deal: Deal) -> FixedDeal:
     return (tuple(ints(h) for h in deal.hands), ints(deal.discard), ints(deal.stock))
 
 
-def deal_from_fast(fixed: FixedDeal) -> Deal:
-    hands, discard, stock = fixed
-    return Deal(hands=tuple(codes(h) for h in hands), discard=codes(discard), stock=codes(stock))
-
-
-def last_move_model(last: tuple[int, FastMove] | None) -> LastMove | None:
-    if last is None:
-        return None
-    return LastMove(seat=last[0], move=move_json(last[1]))
-
-
 def move_json(move: FastMove) -> dict[str, str | list[str] | list[list[str]]]:
     """The wire form of an engine move (what `move_to_json` gives for its API move)."""
     kind = move[0]
     if kind == DRAW:
+        if len(move) > 2:  # a discard draw names the card (it was face up)
+            return {"type": "draw", "source": "discard", "card": CODES[move[2]]}
         return {"type": "draw", "source": "stock" if move[1] == SRC_STOCK else "discard"}
     if kind == DISCARD:
         return {"type": "discard", "card": CODES[move[1]]}
@@ -166,64 +146,54 @@ def game_from_state(state: GameState) -> Game:
     Raises:
         KeyError: unknown variant.
     """
-    g = Game.__new__(Game)
-    g.r = fast_rules(state.variant)
-    g.n = state.players
-    g.seed = bytes.fromhex(state.seed)
-    g.match_number = state.match_number
-    g.hand_number = state.hand_number
-    g.hand_seed = bytes.fromhex(state.hand_seed)
-    g.fixed_deal = deal_to_fast(state.fixed_deal) if state.fixed_deal is not None else None
-    g.reshuffles = state.reshuffles
-    g.exhaustions = state.stock_exhaustions
-    g.hands = [list(ints(h)) for h in state.hands]
-    g.stock = list(reversed(ints(state.stock)))
-    g.discard = list(ints(state.discard))
-    g.melds = [meld_from_model(m) for m in state.melds]
-    g.next_meld_id = state.next_meld_id
-    g.phase = PHASE_INTS[state.phase] if state.phase != "waiting" else 1
-    g.turn = state.turn
-    g.dealer = state.dealer
-    g.scores = list(state.scores)
-    g.turns_completed = state.turns_completed
-    g.opened = list(state.opened)
-    g.has_played = list(state.has_played)
-    g.drawn = code_to_int(state.drawn_from_discard) if state.drawn_from_discard else -1
-    g.must_play = state.jokers_taken
-    g.laid_off = state.laid_off_this_turn
-    g.played = state.played_this_turn
     hr = state.hand_result
-    g.result = (
-        None
+    return Game(
+        fast_rules(state.variant),
+        state.players,
+        bytes.fromhex(state.seed),
+        limit=state.limit,
+        match_number=state.match_number,
+        hand_number=state.hand_number,
+        hand_seed=bytes.fromhex(state.hand_seed),
+        fixed_deal=deal_to_fast(state.fixed_deal) if state.fixed_deal is not None else None,
+        reshuffles=state.reshuffles,
+        stock_exhaustions=state.stock_exhaustions,
+        hands=[list(ints(h)) for h in state.hands],
+        stock=list(reversed(ints(state.stock))),
+        discard=list(ints(state.discard)),
+        melds=[meld_from_model(m) for m in state.melds],
+        next_meld_id=state.next_meld_id,
+        phase=PHASE_INTS[state.phase] if state.phase != "waiting" else 1,
+        turn=state.turn,
+        dealer=state.dealer,
+        scores=list(state.scores),
+        turns_completed=state.turns_completed,
+        opened=list(state.opened),
+        has_played=list(state.has_played),
+        drawn_from_discard=code_to_int(state.drawn_from_discard)
+        if state.drawn_from_discard
+        else -1,
+        jokers_taken=state.jokers_taken,
+        laid_off_this_turn=state.laid_off_this_turn,
+        played_this_turn=state.played_this_turn,
+        hand_result=None
         if hr is None
-        else Result(hr.reason, hr.winner, hr.points, tuple(ints(h) for h in hr.hands), hr.rummy)
-    )
-    g.match_winner = state.match_winner
-    g.votes_next = state.votes.next_hand
-    g.votes_new = state.votes.new_match
-    lm = state.last_move
-    g.last_move = None if lm is None else (lm.seat, to_fast_move(parse_move(lm.move)))
-    return g
-
-
-def result_model(res: Result) -> HandResult:
-    return HandResult(
-        reason=res.reason,
-        winner=res.winner,
-        points=res.points,
-        hands=tuple(codes(h) for h in res.hands),
-        rummy=res.rummy,
+        else Result(hr.reason, hr.winner, hr.points, tuple(ints(h) for h in hr.hands), hr.rummy),
+        match_winner=state.match_winner,
+        votes_next=state.votes.next_hand,
+        votes_new=state.votes.new_match,
+        last_move=last_move_from_json(state.last_move),
     )
 
 
 def state_from_game(g: Game) -> GameState:
     """The frozen pydantic form of an engine `Game`."""
-    res = g.result
+    res = g.hand_result
     fixed = g.fixed_deal
     return GameState.model_validate(
         {
             "variant": g.r.name,
-            "players": g.n,
+            "players": g.players,
             "seed": g.seed.hex(),
             "match_number": g.match_number,
             "hand_number": g.hand_number,
@@ -236,7 +206,8 @@ def state_from_game(g: Game) -> GameState:
                 "stock": codes(fixed[2]),
             },
             "reshuffles": g.reshuffles,
-            "stock_exhaustions": g.exhaustions,
+            "stock_exhaustions": g.stock_exhaustions,
+            "limit": g.limit or None,
             "hands": [codes(h) for h in g.hands],
             "stock": codes(g.stock[::-1]),
             "discard": codes(g.discard),
@@ -257,10 +228,12 @@ def state_from_game(g: Game) -> GameState:
             "turns_completed": g.turns_completed,
             "opened": g.opened,
             "has_played": g.has_played,
-            "drawn_from_discard": CODES[g.drawn] if g.drawn >= 0 else None,
-            "jokers_taken": g.must_play,
-            "laid_off_this_turn": g.laid_off,
-            "played_this_turn": g.played,
+            "drawn_from_discard": CODES[g.drawn_from_discard]
+            if g.drawn_from_discard >= 0
+            else None,
+            "jokers_taken": g.jokers_taken,
+            "laid_off_this_turn": g.laid_off_this_turn,
+            "played_this_turn": g.played_this_turn,
             "hand_result": None
             if res is None
             else {

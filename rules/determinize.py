@@ -7,12 +7,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
-from rules.cards import cards_name, is_code
-from rules.convert import ints, state_from_game, to_fast_move
-from rules.core import Game
+from rules.cards import cards_name, ints, is_code
+from rules.convert import last_move_from_json, state_from_game
 from rules.errors import InvalidDeal
+from rules.game import Game
 from rules.legal import game_from_view
-from rules.moves import parse_move
 from rules.shuffle import hand_seed
 from rules.state import GameState
 from rules.view import SeatView
@@ -70,11 +69,10 @@ def determinize_game(
     g.seed = bytes(seed)
     g.hand_seed = hand_seed(g.seed, g.match_number, g.hand_number)
     lm = view.last_move
-    if lm is not None:
-        g.last_move = (lm.seat, to_fast_move(parse_move(lm.move)))
+    g.last_move = last_move_from_json(lm)
     if lm is not None and lm.seat == view.turn and view.phase == "play":
-        g.laid_off = lm.move.get("type") in ("layoff", "swap")
-        g.played = lm.move.get("type") in ("layoff", "swap", "meld")
+        g.laid_off_this_turn = lm.move.get("type") in ("layoff", "swap")
+        g.played_this_turn = lm.move.get("type") in ("layoff", "swap", "meld")
     return g
 
 

@@ -9,9 +9,11 @@ house rules proper):
 * Equal codes are interchangeable: holding two 7H after taking one from the discard pile,
   a 7H may be discarded. A play may not leave the hand holding only the drawn discard.
 * A meld whose naturals all share a rank is a set (``5H JK JK`` is three fives); a run
-  holds at most 13 cards, so it never uses the ace both low and high.
+  holds at most 13 cards, so it never uses the ace both low and high. A run may be sent in
+  any order (API.md v1.1): read as sent when that is a run, else arranged (`rules.melds`).
 * Lay-off cards go on in the order given, ascending, at one end; a descending list is read
-  reversed; without `end` the high end is tried first.
+  reversed; without `end` the high end is tried first; failing that, arranged, they may
+  extend both ends at once, and a joker left over goes to `end` (high by default).
 * A 3-card set with jokers frees as many jokers as the naturals laid off push it past four
   cards (two missing suits onto ``5H 5S JK`` free the joker; onto ``5H JK JK`` free one).
 * A joker swap or set lay-off that would leave the taken joker nowhere to go, or nothing to
@@ -37,10 +39,9 @@ from rules.convert import (
     state_from_game,
     to_fast_move,
 )
-from rules.core import Game
 from rules.errors import InvalidDeal, InvalidSetup
 from rules.fastrules import FastRules, fast_rules
-from rules.hands import FixedDeal
+from rules.game import FixedDeal, Game
 from rules.moves import Move
 from rules.state import Deal, GameState
 
@@ -66,12 +67,30 @@ def _check_deal(r: FastRules, players: int, deal: Deal) -> FixedDeal:
     return fixed
 
 
-def new_fast_game(variant: str, players: int, seed: bytes, deal: Deal | None = None) -> Game:
+def _check_limit(r: FastRules, limit: int | None) -> int | None:
+    """The match-ending penalty limit of a new game (RULES.md: rummy51 match length)."""
+    if limit is None:
+        return None
+    if not r.penalty_limits:
+        raise InvalidSetup(f"{r.name} has no penalty limit: only rummy51 takes a limit")
+    if limit not in r.penalty_limits:
+        allowed = ", ".join(map(str, r.penalty_limits))
+        raise InvalidSetup(f"the {r.name} limit is one of {allowed}, not {limit}")
+    return limit
+
+
+def new_fast_game(
+    variant: str,
+    players: int,
+    seed: bytes,
+    deal: Deal | None = None,
+    limit: int | None = None,
+) -> Game:
     """A new match in engine form, its first hand dealt (see `new_game`).
 
     Raises:
         KeyError: unknown variant.
-        InvalidSetup: a player count outside the variant's range.
+        InvalidSetup: a player count outside the variant's range, or a limit it does not take.
         InvalidDeal: a fixed deal that is not exactly the variant's pack.
     """
     r = fast_rules(variant)
@@ -79,30 +98,34 @@ def new_fast_game(variant: str, players: int, seed: bytes, deal: Deal | None = N
         raise InvalidSetup(
             f"{variant} is for {r.min_players} to {r.max_players} players, not {players}"
         )
+    chosen = _check_limit(r, limit)
     fixed = _check_deal(r, players, deal) if deal is not None else None
-    g = Game.__new__(Game)
-    g.r = r
-    g.n = players
-    g.seed = bytes(seed)
-    g.match_number = 1
-    g.hand_number = 1
-    g.dealer = players - 1  # RULES.md: first hand, the last seat deals and seat 0 starts
-    g.scores = [0] * players
+    g = Game(r, players, bytes(seed), limit=chosen)
     g.deal(fixed)
     return g
 
 
-def new_game(variant: str, players: int, *, seed: bytes, deal: Deal | None = None) -> GameState:
+def new_game(
+    variant: str,
+    players: int,
+    *,
+    seed: bytes,
+    deal: Deal | None = None,
+    limit: int | None = None,
+) -> GameState:
     """A new match: the first hand dealt from `seed`, or exactly as `deal` says.
 
     Reshuffles during the hand and later hands still derive from `seed` (rules.shuffle).
+    `limit` (rummy51 only: 101, 201 or 301; default 101) is the penalty total that ends the
+    match.
 
     Raises:
         KeyError: unknown variant.
-        InvalidSetup: a player count outside the variant's range.
+        InvalidSetup: a player count outside the variant's range, or a limit the variant
+            does not take.
         InvalidDeal: a fixed deal that is not exactly the variant's pack.
     """
-    return state_from_game(new_fast_game(variant, players, seed, deal))
+    return state_from_game(new_fast_game(variant, players, seed, deal, limit))
 
 
 def apply(state: GameState, seat: int, move: Move) -> GameState:
@@ -140,8 +163,8 @@ def vote(state: GameState, seat: int, kind: str, voters: frozenset[int]) -> Game
 def start_of_hand(g: Game) -> Game:
     """The engine game of `g`'s current hand as it was dealt."""
     s = g.copy()
-    if g.result is not None:
-        s.scores = [a - b for a, b in zip(g.scores, g.result.points, strict=True)]
+    if g.hand_result is not None:
+        s.scores = [a - b for a, b in zip(g.scores, g.hand_result.points, strict=True)]
     s.deal(g.fixed_deal)
     return s
 

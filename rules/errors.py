@@ -22,9 +22,6 @@ class IllegalMove(ValueError):
         return f"{type(self).__name__}({self.message!r})"
 
 
-RuleError = IllegalMove
-
-
 class InvalidMove(IllegalMove):
     code = "invalid_move"
 

@@ -11,16 +11,21 @@ Typical bot loop::
     for _ in range(playouts):
         g = base.copy()
         while not fast.is_over(g):
-            moves = g.legal_moves()                # = fast.generate(g, g.turn)
+            moves = fast.generate(g, g.turn)       # engine move tuples
             g.apply(g.turn, rng.choice(moves))     # in place; raises IllegalMove if illegal
-        score(g.result)                            # Result(reason, winner, points, hands, rummy)
+        score(g.hand_result)                       # Result(reason, winner, points, hands, rummy)
 
 Also: `new_fast_game(variant, players, seed, deal=None) -> Game`, `game_from_state(state)`,
 `state_from_game(game)`, `to_fast_move(api_move)`, `to_api_move(engine_move)`,
 `Game.vote(seat, kind, voters)`, `start_of_hand(game)`.
 
 Cards are ints: ``suit * 13 + rank - 1`` (suits C D H S, rank 1 = ace .. 13 = king) and
-52 for the joker; `code_to_int`/`int_to_code` convert. Engine moves:
+52 for the joker; `code_to_int`/`int_to_code` convert one, `ints`/`codes` many; `rank_of`,
+`suit_of` and `make(suit, rank)` take them apart and back. A variant's switches and point
+tables are `fast_rules(name)` (`FastRules`: ``card_values``, ``opening_values``, ``deck``,
+...). `single_melds(hand, rules)` finds every single meld of a hand with its opening value;
+`fitting_naturals(meld_from_model(view_meld), ace_high)` the cards a table meld takes.
+Engine moves:
 
 ==============================================  =========================================
 ``(DRAW, SRC_STOCK)`` / ``(DRAW, SRC_DISCARD)``   draw
@@ -39,9 +44,28 @@ last), ``melds`` (`TMeld`: id, is_run, cards, stands), ``scores``, ``opened``, `
 
 from __future__ import annotations
 
-from rules.cards import JOKER, code_to_int, int_to_code
-from rules.convert import game_from_state, state_from_game, to_api_move, to_fast_move
-from rules.core import (
+from rules.cards import (
+    JOKER,
+    N_CODES,
+    code_to_int,
+    codes,
+    int_to_code,
+    ints,
+    make,
+    rank_of,
+    suit_of,
+)
+from rules.convert import (
+    game_from_state,
+    meld_from_model,
+    state_from_game,
+    to_api_move,
+    to_fast_move,
+)
+from rules.determinize import determinize_game
+from rules.engine import new_fast_game, start_of_hand
+from rules.fastrules import FastRules, fast_rules
+from rules.game import (
     DISCARD,
     DRAW,
     DRAW_PHASE,
@@ -55,12 +79,11 @@ from rules.core import (
     SWAP,
     FastMove,
     Game,
+    Result,
 )
-from rules.determinize import determinize_game
-from rules.engine import new_fast_game, start_of_hand
-from rules.hands import Result
 from rules.legal import game_from_view, generate
-from rules.melds import END_ANY, END_HIGH, END_LOW, TMeld
+from rules.melds import END_ANY, END_HIGH, END_LOW, TMeld, fitting_naturals
+from rules.meldsearch import single_melds
 
 
 def is_over(g: Game) -> bool:
@@ -80,24 +103,35 @@ __all__ = [
     "LAYOFF",
     "MATCH_OVER",
     "MELD",
+    "N_CODES",
     "PLAY_PHASE",
     "SRC_DISCARD",
     "SRC_STOCK",
     "SWAP",
     "FastMove",
+    "FastRules",
     "Game",
     "Result",
     "TMeld",
     "code_to_int",
+    "codes",
     "determinize_game",
+    "fast_rules",
+    "fitting_naturals",
     "game_from_state",
     "game_from_view",
     "generate",
     "int_to_code",
+    "ints",
     "is_over",
+    "make",
+    "meld_from_model",
     "new_fast_game",
+    "rank_of",
+    "single_melds",
     "start_of_hand",
     "state_from_game",
+    "suit_of",
     "to_api_move",
     "to_fast_move",
 ]

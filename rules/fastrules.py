@@ -27,12 +27,12 @@ class FastRules:
     """The switches of one variant as attributes the engine reads without pydantic."""
 
     __slots__ = (
-        "ruleset", "name", "min_players", "max_players", "hand_size", "deck", "has_jokers",
-        "ace_high", "distinct", "layoff_before_open", "opening_min", "opening_values",
+        "ruleset", "name", "min_players", "max_players", "hand_size", "deck", "copies",
+        "has_jokers", "ace_high", "distinct", "layoff_before_open", "opening_min", "opening_values",
         "must_discard_out", "rummy", "rummy_penalty", "rummy_allows_layoff",
         "rummy_skips_opening", "joker_swap", "free_jokers", "must_play_joker", "exhaustion",
         "second_stalemate", "one_card_stalemate", "turn_limit", "penalty", "card_values",
-        "match_target", "penalty_limit",
+        "match_target", "penalty_limit", "penalty_limits",
     )  # fmt: skip
 
     def __init__(self, rs: RuleSet) -> None:
@@ -42,6 +42,8 @@ class FastRules:
         self.max_players = rs.max_players
         self.hand_size = dict(rs.hand_size)
         self.deck = tuple(make_deck(rs.decks, rs.jokers))
+        # How many of each card int the pack holds (two of each in rummy51, jokers at 52).
+        self.copies = tuple(self.deck.count(c) for c in range(N_CODES))
         self.has_jokers = rs.jokers > 0
         self.ace_high = rs.ace_high
         self.distinct = rs.set_suits_distinct
@@ -64,6 +66,7 @@ class FastRules:
         self.card_values = _values(rs.card_values)
         self.match_target = dict(rs.match_target or {})
         self.penalty_limit = rs.penalty_limit or 0
+        self.penalty_limits = rs.penalty_limits
 
     def meld_value(self, stands: tuple[int, ...]) -> int:
         """Opening value of a meld: each position counts as the card it stands for."""

@@ -9,8 +9,8 @@ the set can take (how rummy51 frees a set's joker).
 from __future__ import annotations
 
 from rules.cards import JOKER, make
-from rules.core import LAYOFF, SWAP, FastMove, Game
 from rules.errors import IllegalMove
+from rules.game import LAYOFF, SWAP, FastMove, Game
 from rules.melds import END_ANY, END_HIGH, END_LOW, MAX_RUN, TMeld, layoff_set
 
 # cards, end, freed jokers, the new meld (sets) or None with the side (runs: END_LOW/HIGH)
@@ -104,7 +104,7 @@ def layoff_moves(g: Game, seat: int, hand: list[int], cnt: list[int]) -> list[Fa
     r = g.r
     jk = cnt[JOKER]
     top = 14 if r.ace_high else 13
-    must = g.must_play
+    must = g.jokers_taken
     n_hand = len(hand)
     moves: list[FastMove] = []
     cands: list[Cand] = []
@@ -139,7 +139,7 @@ def layoff_moves(g: Game, seat: int, hand: list[int], cnt: list[int]) -> list[Fa
 def swap_moves(g: Game, seat: int, hand: list[int], cnt: list[int]) -> list[FastMove]:
     """Every legal joker swap (rummy51): a run's joker for the natural card it stands for."""
     moves: list[FastMove] = []
-    must_after = g.must_play + (1 if g.r.must_play_joker else 0)
+    must_after = g.jokers_taken + (1 if g.r.must_play_joker else 0)
     for i, m in enumerate(g.melds):
         if not m.is_run or JOKER not in m.cards:
             continue

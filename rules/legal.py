@@ -28,10 +28,12 @@ single melds, single-card lay-offs and discards is complete.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
-from rules.cards import JOKER
-from rules.convert import ints, meld_from_model, to_api_move
-from rules.core import (
+from rules.cards import JOKER, code_to_int, ints
+from rules.convert import meld_from_model, to_api_move
+from rules.fastrules import EX_KEEP_TOP_ON_DRAW, fast_rules
+from rules.game import (
     DISCARD,
     DRAW,
     DRAW_PHASE,
@@ -43,12 +45,13 @@ from rules.core import (
     FastMove,
     Game,
 )
-from rules.fastrules import EX_KEEP_TOP_ON_DRAW, fast_rules
 from rules.layoffs import layoff_moves, swap_moves
 from rules.melds import read_meld
 from rules.meldsearch import opening_combos, rummy_partitions, single_melds
 from rules.moves import Move
-from rules.view import SeatView
+
+if TYPE_CHECKING:  # the view module builds its `legal` object with `generate`
+    from rules.view import SeatView
 
 
 def _meld_moves(g: Game, seat: int, hand: list[int], cnt: list[int]) -> list[FastMove]:
@@ -71,7 +74,7 @@ def _meld_moves(g: Game, seat: int, hand: list[int], cnt: list[int]) -> list[Fas
     else:
         groups = [(cards,) for cards, _ in singles]
     moves: list[FastMove] = []
-    must = g.must_play
+    must = g.jokers_taken
     n_hand = len(hand)
     for grp in groups:
         if len(grp) == 1:
@@ -116,8 +119,8 @@ def generate(g: Game, seat: int) -> list[FastMove]:
     for c in hand:
         cnt[c] += 1
     moves = []
-    if not g.must_play:
-        drawn = g.drawn
+    if not g.jokers_taken:
+        drawn = g.drawn_from_discard
         for c in set(hand):
             if c != drawn or cnt[c] > 1:
                 moves.append((DISCARD, c))
@@ -136,41 +139,32 @@ def game_from_view(view: SeatView) -> Game:
     Other hands, the stock and the buried discards are placeholders (jokers); never apply
     moves of other seats to it.
     """
-    g = Game.__new__(Game)
-    g.r = fast_rules(view.variant)
-    g.n = view.players
-    g.seed = b""
-    g.hand_seed = b""
-    g.match_number = 1
-    g.hand_number = view.hand_number
-    g.fixed_deal = None
-    g.reshuffles = 0
-    g.exhaustions = view.stock_exhaustions
-    g.hands = [[] for _ in range(view.players)]
-    g.hands[view.seat] = list(ints(view.hand))
-    g.stock = [JOKER] * view.stock_count
-    g.discard = [JOKER] * (view.discard_count - 1) + list(
-        ints((view.discard_top,) if view.discard_top else ())
+    hands: list[list[int]] = [[] for _ in range(view.players)]
+    hands[view.seat] = list(ints(view.hand))
+    top = ints((view.discard_top,)) if view.discard_top else ()
+    return Game(
+        fast_rules(view.variant),
+        view.players,
+        b"",
+        limit=view.limit,
+        hand_number=view.hand_number,
+        stock_exhaustions=view.stock_exhaustions,
+        hands=hands,
+        stock=[JOKER] * view.stock_count,
+        discard=[JOKER] * (view.discard_count - len(top)) + list(top),
+        melds=[meld_from_model(m) for m in view.melds],
+        next_meld_id=1 + max((int(m.id[1:]) for m in view.melds), default=0),
+        phase=PHASE_INTS.get(view.phase, 0),
+        turn=view.turn,
+        dealer=view.dealer,
+        scores=list(view.scores),
+        turns_completed=view.turns_completed,
+        opened=list(view.opened),
+        has_played=list(view.has_played) or [False] * view.players,
+        drawn_from_discard=code_to_int(view.drawn_from_discard) if view.drawn_from_discard else -1,
+        jokers_taken=len(view.must_play),
+        match_winner=view.match_winner,
     )
-    g.melds = [meld_from_model(m) for m in view.melds]  # type: ignore[arg-type]
-    g.next_meld_id = 1 + max((int(m.id[1:]) for m in view.melds), default=0)
-    g.phase = PHASE_INTS.get(view.phase, 0)
-    g.turn = view.turn
-    g.dealer = view.dealer
-    g.scores = list(view.scores)
-    g.turns_completed = view.turns_completed
-    g.opened = list(view.opened)
-    g.has_played = list(view.has_played) or [False] * view.players
-    g.drawn = ints((view.drawn_from_discard,))[0] if view.drawn_from_discard else -1
-    g.must_play = len(view.must_play)
-    g.laid_off = False
-    g.played = False
-    g.result = None
-    g.match_winner = view.match_winner
-    g.votes_next = ()
-    g.votes_new = ()
-    g.last_move = None
-    return g
 
 
 def legal_moves(view: SeatView) -> Iterator[Move]:

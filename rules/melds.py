@@ -9,8 +9,15 @@ Reading rules (RULES.md, plus our reading where the rules are silent):
 
 * If every natural card has the same rank, the meld is a set (so ``5H JK JK`` is three
   fives, never the run 5-6-7). Otherwise it is a run of one suit, read in the order given,
-  ascending; if that fails, descending (then stored ascending).
+  ascending; if that fails, descending (then stored ascending). Only when neither reading
+  is a run are the cards arranged (API.md v1.1: any order): naturals by rank, jokers in the
+  gaps, a joker left over at the high end unless it was sent before every natural (or the
+  high end is full), the ace low if that works, else high. So the order sent decides only
+  between several valid readings.
 * A run holds at most 13 cards, so it never uses the ace both low and high.
+* Lay-offs onto a run: the cards as sent at one end (high first), as in v1; else, arranged,
+  the naturals below the run at its low end and those above at its high end (both at once),
+  jokers in the gaps and any joker left over at `end` (high by default).
 """
 
 from __future__ import annotations
@@ -131,9 +138,46 @@ def read_meld(cards: Sequence[int], ace_high: bool, distinct: bool) -> TMeld:
         ordered = tuple(reversed(cards))
         base = _run_base(ordered, suit, ace_high)
     if not base:
-        raise InvalidMeld(f"not a run of consecutive cards: {cards_name(cards)}")
+        arranged = _arrange_run(cards, suit, ace_high)
+        if arranged is None:
+            raise InvalidMeld(f"not a run of consecutive cards: {cards_name(cards)}")
+        base, ordered = arranged
     stands = tuple(make(suit, base + i) for i in range(n))
     return TMeld(0, True, suit, base, base + n - 1, ordered, stands)
+
+
+def _arrange_run(
+    cards: Sequence[int], suit: int, ace_high: bool
+) -> tuple[int, tuple[int, ...]] | None:
+    """(first rank, cards ascending) of the run `cards` make in some order, or None.
+
+    The naturals are of `suit` (checked by the caller). Jokers fill the gaps; one left over
+    goes high, or low when the cards were sent with a joker before every natural.
+    """
+    n = len(cards)
+    jokers = n - sum(1 for c in cards if c != JOKER)
+    lead = 0
+    while cards[lead] == JOKER:
+        lead += 1
+    top = 14 if ace_high else 13
+    for ace in (1, 14) if ace_high else (1,):
+        ranks = sorted(ace if c % 13 == 0 else c % 13 + 1 for c in cards if c != JOKER)
+        if len(set(ranks)) != len(ranks):
+            return None
+        span = ranks[-1] - ranks[0] + 1
+        spare = jokers - (span - len(ranks))
+        if spare < 0:
+            continue
+        low_side = min(spare, lead)
+        base = ranks[0] - low_side
+        if base + n - 1 > top:
+            base = top - n + 1
+        base = max(base, 1)
+        if base > ranks[0] or base + n - 1 < ranks[-1] or base + n - 1 > top:
+            continue
+        have = set(ranks)
+        return base, tuple(make(suit, x) if x in have else JOKER for x in range(base, base + n))
+    return None
 
 
 def _fits(seq: Sequence[int], suit: int, start: int) -> bool:
@@ -144,10 +188,11 @@ def _fits(seq: Sequence[int], suit: int, start: int) -> bool:
 
 
 def layoff_run(m: TMeld, cards: Sequence[int], end: int, ace_high: bool) -> TMeld:
-    """The run `m` with `cards` added at one end (`end` settles a joker's side).
+    """The run `m` with `cards` added (`end` settles a joker's side).
 
-    Cards go on in the order given, ascending; a descending list is read reversed. With no
-    `end` the high end is tried first.
+    Cards go on in the order given, ascending, at one end; a descending list is read
+    reversed; with no `end` the high end is tried first. Failing that, the cards are
+    arranged and may extend both ends at once (module doc).
 
     Raises:
         InvalidLayoff: the cards do not extend the run at the requested end.
@@ -171,8 +216,56 @@ def layoff_run(m: TMeld, cards: Sequence[int], end: int, ace_high: bool) -> TMel
                     return TMeld(
                         m.id, True, suit, m.low - k, m.high, seq + m.cards, stands + m.stands
                     )
+        both = _layoff_both_ends(m, cards, end, top)
+        if both is not None:
+            return both
     where = {END_LOW: " at its low end", END_HIGH: " at its high end"}.get(end, "")
     raise InvalidLayoff(f"{cards_name(cards)} cannot extend run m{m.id}{where}")
+
+
+def _layoff_both_ends(m: TMeld, cards: Sequence[int], end: int, top: int) -> TMeld | None:
+    """The run `m` extended by `cards` arranged (module doc), or None if they do not fit.
+
+    Naturals below the run go to its low end, above it to its high end; jokers fill the gaps
+    and a joker left over goes to `end` (high unless `end` says low).
+    """
+    suit = m.key
+    below: list[int] = []
+    above: list[int] = []
+    jokers = 0
+    for c in cards:
+        if c == JOKER:
+            jokers += 1
+            continue
+        if c // 13 != suit:
+            return None
+        x = c % 13 + 1
+        if x == 1 and top == 14 and m.low > 1 and m.high == 13:
+            x = 14  # an ace next to the king goes high
+        if m.low <= x <= m.high:
+            return None
+        (below if x < m.low else above).append(x)
+    if len(set(below)) != len(below) or len(set(above)) != len(above):
+        return None
+    if (end == END_LOW and not below) or (end == END_HIGH and not above):
+        return None  # the naturals contradict the end asked for
+    low = min(below, default=m.low)
+    high = max(above, default=m.high)
+    spare = jokers - ((m.low - low) - len(below)) - ((high - m.high) - len(above))
+    if spare < 0:
+        return None
+    if end == END_LOW:
+        low -= spare
+    else:
+        high += spare
+    if low < 1 or high > top or high - low + 1 > MAX_RUN:
+        return None
+    have = set(below) | set(above)
+    lo = tuple(make(suit, x) if x in have else JOKER for x in range(low, m.low))
+    hi = tuple(make(suit, x) if x in have else JOKER for x in range(m.high + 1, high + 1))
+    stands_lo = tuple(make(suit, x) for x in range(low, m.low))
+    stands_hi = tuple(make(suit, x) for x in range(m.high + 1, high + 1))
+    return TMeld(m.id, True, suit, low, high, lo + m.cards + hi, stands_lo + m.stands + stands_hi)
 
 
 def layoff_set(
@@ -208,18 +301,25 @@ def layoff_set(
     return TMeld(m.id, False, rank, rank, rank, ordered, set_stands(rank, nats, jokers)), freed
 
 
-def can_take_natural(m: TMeld, card: int, ace_high: bool) -> bool:
-    """Whether the single natural `card` could be laid off onto `m` (stalemate check)."""
+def fitting_naturals(m: TMeld, ace_high: bool) -> set[int]:
+    """The natural cards that could be laid off onto `m` one at a time."""
     if m.is_run:
         if m.high - m.low + 1 >= MAX_RUN:
-            return False
+            return set()
         top = 14 if ace_high else 13
-        return (m.low > 1 and card == make(m.key, m.low - 1)) or (
-            m.high < top and card == make(m.key, m.high + 1)
-        )
-    if len(m.cards) >= MAX_SET or card % 13 + 1 != m.key:
-        return False
-    return all(c == JOKER or c // 13 != card // 13 for c in m.cards)
+        out = {make(m.key, m.low - 1)} if m.low > 1 else set()
+        if m.high < top:
+            out.add(make(m.key, m.high + 1))
+        return out
+    if len(m.cards) >= MAX_SET:
+        return set()
+    suits = {c // 13 for c in m.cards if c != JOKER}
+    return {make(s, m.key) for s in range(4) if s not in suits}
+
+
+def can_take_natural(m: TMeld, card: int, ace_high: bool) -> bool:
+    """Whether the single natural `card` could be laid off onto `m` (stalemate check)."""
+    return card in fitting_naturals(m, ace_high)
 
 
 def joker_slots(m: TMeld, ace_high: bool) -> int:

@@ -24,7 +24,8 @@ class Draw(Frozen):
 
 
 class Meld(Frozen):
-    """Lay one or more new melds; a joker's place in a run follows the order given."""
+    """Lay one or more new melds, their cards in any order (the server arranges them; where a
+    joker could stand at either end, the order given decides)."""
 
     type: Literal["meld"] = "meld"
     melds: tuple[Annotated[tuple[CardCode, ...], Field(min_length=1, max_length=14)], ...] = Field(
@@ -33,7 +34,7 @@ class Meld(Frozen):
 
 
 class LayOff(Frozen):
-    """Add cards from the hand to a meld on the table, at either end of a run."""
+    """Add cards from the hand to a meld on the table, at either or both ends of a run."""
 
     type: Literal["layoff"] = "layoff"
     meld: Annotated[str, Field(min_length=1, max_length=32)]

@@ -2,7 +2,7 @@
 
 `GameState` is what the server saves as its snapshot (``model_dump_json`` /
 ``model_validate_json``). It holds secrets (every hand, the stock's order, the seeds): only
-`rules.views.seat_view` may turn it into something a player sees.
+`rules.view.seat_view` may turn it into something a player sees.
 """
 
 from __future__ import annotations
@@ -12,7 +12,19 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from rules.moves import CardCode, Frozen
-from rules.view import LastMove, PhaseName, Votes
+
+PhaseName = Literal["waiting", "draw", "play", "hand_over", "match_over"]
+
+
+class LastMove(Frozen):
+    seat: int
+    # The move's wire form; a stock draw never names the card drawn, a discard draw does.
+    move: dict[str, str | list[str] | list[list[str]]]
+
+
+class Votes(Frozen):
+    next_hand: tuple[int, ...] = ()
+    new_match: tuple[int, ...] = ()
 
 
 class Deal(Frozen):
@@ -28,11 +40,12 @@ class Deal(Frozen):
 
 
 class TableMeld(Frozen):
-    """A meld on the table. `stands_for` is the natural card each position stands for."""
+    """A meld on the table, in the state and in every view (`MeldView`)."""
 
     id: str
-    kind: Literal["set", "run"]
     cards: tuple[CardCode, ...]
+    kind: Literal["set", "run"]
+    # The natural card each position stands for (a joker's role), same length as `cards`.
     stands_for: tuple[CardCode, ...]
 
 
@@ -60,6 +73,8 @@ class GameState(Frozen):
     fixed_deal: Deal | None = None
     reshuffles: int = 0
     stock_exhaustions: int = 0
+    # rummy51: the penalty total that ends the match (101, 201 or 301); None elsewhere.
+    limit: int | None = None
     hands: tuple[tuple[CardCode, ...], ...]
     stock: tuple[CardCode, ...]  # top first
     discard: tuple[CardCode, ...]  # top last

@@ -92,11 +92,19 @@ class RuleSet(Frozen):
         description="penalty: the match ends after a hand in which someone reaches this; "
         "the lowest total wins and ties share the win"
     )
+    penalty_limits: tuple[int, ...] = Field(
+        default=(), description="penalty: the limits a room may choose instead (house)"
+    )
     house_rules: tuple[str, ...] = ()
 
-    def hand_size_for(self, players: int) -> int:
-        """Cards dealt to each of `players` players."""
-        return self.hand_size[players]
+    def points_of(self, code: str) -> int:
+        """What the card `code` costs left in hand at the end of a hand (`card_values`)."""
+        return self.card_values.get("JK" if code == "JK" else code[0], 0)
+
+    @property
+    def deck_size(self) -> int:
+        """Cards in the pack: every card of a hand is one of these."""
+        return 52 * self.decks + self.jokers
 
 
 CLASSIC = RuleSet(
@@ -193,11 +201,12 @@ RUMMY51 = RuleSet(
     card_values=PENALTY_ACE_11,
     match_target=None,
     penalty_limit=101,
+    penalty_limits=(101, 201, 301),
     house_rules=(
         "2 to 4 players",
         "a taken joker must be played again in the same turn",
-        "the match ends after a hand in which someone reaches 101 penalty points; the "
-        "lowest total wins, ties share",
+        "the match ends after a hand in which someone reaches 101 penalty points (or the "
+        "room's limit: 201 or 301); the lowest total wins, ties share",
         "after 400 completed turns the hand is a draw with no penalties",
     ),
 )

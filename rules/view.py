@@ -1,7 +1,11 @@
-"""What one seat may see: the `state` object of ../shared/API.md, minus the room's own fields.
+"""What one seat may see: the `state` object of ../shared/API.md, minus the room's own fields,
+and `seat_view`, the one place where a `GameState` becomes it.
 
-The app adds `room`, `version` and `seats` (names, presence, bots) around this. Nothing here
-shows another seat's cards, the stock's order or the shuffle seed before the hand ends.
+The app adds `room`, `version` and `seats` (names, presence, bots) around this. Before the
+hand ends a view shows only that seat's hand, the counts of the others, the table, the top
+discard and the commitment to the hand's shuffle; never another hand, the stock's order or a
+seed. After the hand `hand_result.hands` reveals every hand. `legal` (API.md v1.1) is built
+from the view itself by `rules.legal.generate`, the code behind `legal_moves`.
 """
 
 from __future__ import annotations
@@ -10,36 +14,61 @@ from typing import Literal
 
 from pydantic import Field
 
+from rules.cards import CODES, code_to_int, codes, make
+from rules.errors import InvalidMove
+from rules.game import DISCARD, DRAW, LAYOFF, MELD, PLAY_PHASE, SRC_STOCK, SWAP, FastMove
+from rules.legal import game_from_view, generate
+from rules.melds import END_ANY, END_HIGH, END_LOW, TMeld
+from rules.meldsearch import single_melds
 from rules.moves import CardCode, Frozen
+from rules.shuffle import commitment
+from rules.state import GameState, HandResult, LastMove, PhaseName, TableMeld, Votes
 
-PhaseName = Literal["waiting", "draw", "play", "hand_over", "match_over"]
-
-
-class MeldView(Frozen):
-    id: str
-    cards: tuple[CardCode, ...]
-    kind: Literal["set", "run"]
-    # The natural card each position stands for (a joker's role), same length as `cards`.
-    stands_for: tuple[CardCode, ...]
+MAX_LEGAL_MELDS = 64
+MeldView = TableMeld  # a view shows the table's melds as they are
 
 
-class LastMove(Frozen):
-    seat: int
-    # The move's wire form; a stock draw never names the card drawn.
-    move: dict[str, str | list[str] | list[list[str]]]
+class LegalLayoff(Frozen):
+    card: CardCode
+    meld: str
+    # The run's end the card goes to; null for a set.
+    end: Literal["low", "high"] | None
 
 
-class HandResultView(Frozen):
-    reason: Literal["out", "draw", "stalemate"]
-    winner: int | None
-    points: tuple[int, ...]
-    hands: tuple[tuple[CardCode, ...], ...]
-    rummy: bool
+class LegalSwap(Frozen):
+    card: CardCode
+    meld: str
 
 
-class Votes(Frozen):
-    next_hand: tuple[int, ...] = ()
-    new_match: tuple[int, ...] = ()
+class OpeningMeld(Frozen):
+    cards: tuple[CardCode, ...] = Field(description="in the order that gives this reading")
+    value: int = Field(description="its opening value, each joker as the card it stands for")
+
+
+class Opening(Frozen):
+    needed: int
+    opened: bool
+    # Not in `legal.melds` (a meld below the minimum cannot go out alone), yet the opening
+    # may combine several: the browser's opening meter adds these up (web/js/legal.js).
+    melds: tuple[OpeningMeld, ...] = Field(
+        default=(),
+        description="before the opening, in the play phase: every single meld the hand "
+        "holds with its value (at most 64)",
+    )
+
+
+class Legal(Frozen):
+    """What the seat to act may do now (API.md v1.1 `legal`); the server still decides."""
+
+    draw: tuple[Literal["stock", "discard"], ...] = Field(description="sources open now")
+    discard: tuple[CardCode, ...] = Field(description="cards that may be discarded now")
+    layoffs: tuple[LegalLayoff, ...] = Field(description="single-card lay-offs open now")
+    swaps: tuple[LegalSwap, ...] = Field(description="rummy51 joker swaps open now")
+    melds: tuple[tuple[CardCode, ...], ...] = Field(
+        description="single melds the hand can lay now (at most 64)"
+    )
+    must_play: tuple[CardCode, ...] = Field(description="jokers that must reach the table first")
+    opening: Opening | None = Field(description="rummy51: the opening minimum and this seat's")
 
 
 class SeatView(Frozen):
@@ -54,14 +83,14 @@ class SeatView(Frozen):
     stock_count: int
     discard_top: CardCode | None
     discard_count: int
-    melds: tuple[MeldView, ...]
+    melds: tuple[TableMeld, ...]
     scores: tuple[int, ...]
     hand_number: int
     turns_completed: int
     opened: tuple[bool, ...]
     drawn_from_discard: CardCode | None
     last_move: LastMove | None
-    hand_result: HandResultView | None
+    hand_result: HandResult | None
     match_winner: tuple[int, ...] | None
     votes: Votes = Field(default_factory=Votes)
     # Jokers this seat took from the table this turn and still holds (rummy51: play them).
@@ -70,6 +99,113 @@ class SeatView(Frozen):
     has_played: tuple[bool, ...] = ()
     # basic: how many times the stock has run out this hand.
     stock_exhaustions: int = 0
+    # rummy51: the penalty total that ends the match (101, 201 or 301); None elsewhere.
+    limit: int | None = None
     # SHA-256 commitment to this hand's shuffle (hex); the seed itself is revealed in the log
     # only after the hand ends.
     commitment: str | None = None
+    # What this seat may do now; null when it is not this seat's move (rules.legal).
+    legal: Legal | None = None
+
+
+def seat_view(state: GameState, seat: int) -> SeatView:
+    """What `seat` sees of `state` (API.md's `state`, without the room's own fields).
+
+    `commitment` is `rules.shuffle.commitment(hand_seed)`: SHA-256 hex of
+    ``b"shake256-fisher-yates-v1" + b":" + hand_seed`` (the raw 32 seed bytes).
+
+    Raises:
+        InvalidMove: `seat` is not a seat of this game.
+    """
+    if not isinstance(seat, int) or not 0 <= seat < state.players:
+        raise InvalidMove(f"there is no seat {seat} in a {state.players}-player game")
+    my_turn = state.turn == seat and state.phase in ("draw", "play")
+    must_play = ("JK",) * state.jokers_taken if my_turn else ()
+    view = SeatView(
+        variant=state.variant,
+        players=state.players,
+        seat=seat,
+        phase=state.phase,
+        turn=state.turn,
+        dealer=state.dealer,
+        hand=state.hands[seat],
+        hand_counts=tuple(len(h) for h in state.hands),
+        stock_count=len(state.stock),
+        discard_top=state.discard[-1] if state.discard else None,
+        discard_count=len(state.discard),
+        melds=state.melds,
+        scores=state.scores,
+        hand_number=state.hand_number,
+        turns_completed=state.turns_completed,
+        opened=state.opened,
+        drawn_from_discard=state.drawn_from_discard,
+        last_move=state.last_move,
+        hand_result=state.hand_result,
+        match_winner=state.match_winner,
+        votes=state.votes,
+        must_play=must_play,
+        has_played=state.has_played,
+        stock_exhaustions=state.stock_exhaustions,
+        limit=state.limit,
+        commitment=commitment(bytes.fromhex(state.hand_seed)),
+    )
+    if not my_turn:
+        return view
+    return view.model_copy(update={"legal": legal_summary(view)})
+
+
+def legal_summary(view: SeatView) -> Legal | None:
+    """The view's `legal` object (API.md v1.1) from the same `generate` as `legal_moves`;
+    None when it is not this seat's move."""
+    if view.turn != view.seat or view.phase not in ("draw", "play"):
+        return None
+    g = game_from_view(view)
+    draw: list[Literal["stock", "discard"]] = []
+    discard: list[str] = []
+    layoffs: list[LegalLayoff] = []
+    swaps: list[LegalSwap] = []
+    melds: list[tuple[str, ...]] = []
+    runs = {m.id: m for m in g.melds if m.is_run}
+    for move in generate(g, view.seat):
+        kind = move[0]
+        if kind == DRAW:
+            draw.append("stock" if move[1] == SRC_STOCK else "discard")
+        elif kind == DISCARD:
+            discard.append(CODES[move[1]])
+        elif kind == MELD:
+            if len(move[1]) == 1 and len(melds) < MAX_LEGAL_MELDS:
+                melds.append(codes(move[1][0]))
+        elif kind == LAYOFF:
+            if len(move[2]) == 1:
+                layoffs.append(_legal_layoff(move, runs))
+        elif kind == SWAP:
+            swaps.append(LegalSwap(card=CODES[move[2]], meld=f"m{move[1]}"))
+    r = g.r
+    opening = None
+    if r.opening_min:
+        opened = g.opened[view.seat]
+        held = single_melds(g.hands[view.seat], r) if g.phase == PLAY_PHASE and not opened else []
+        parts = tuple(OpeningMeld(cards=codes(c), value=v) for c, v in held[:MAX_LEGAL_MELDS])
+        opening = Opening(needed=r.opening_min, opened=opened, melds=parts)
+    return Legal(
+        draw=tuple(draw),
+        discard=tuple(sorted(discard, key=code_to_int)),
+        layoffs=tuple(layoffs),
+        swaps=tuple(swaps),
+        melds=tuple(melds),
+        must_play=view.must_play,
+        opening=opening,
+    )
+
+
+def _legal_layoff(move: FastMove, runs: dict[int, TMeld]) -> LegalLayoff:
+    """A single-card lay-off with the run's end it reaches named (null for a set)."""
+    meld_no, (card,), end = move[1], move[2], move[3]
+    run = runs.get(meld_no)
+    side: Literal["low", "high"] | None = None
+    if run is not None:
+        if end == END_ANY:
+            high = run.high < 14 and card == make(run.key, run.high + 1)
+            end = END_HIGH if high else END_LOW
+        side = "high" if end == END_HIGH else "low"
+    return LegalLayoff(card=CODES[card], meld=f"m{meld_no}", end=side)

@@ -40,6 +40,7 @@ async def create_room(body: CreateRoomRequest, game: GameDep, request: Request) 
         bots=body.bots,
         seed=body.seed,
         deal=body.deal,
+        limit=body.limit,
     )
     token = tokens[0]
     assert token is not None

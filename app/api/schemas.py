@@ -33,6 +33,10 @@ class CreateRoomRequest(BaseModel):
     deal: rules.Deal | None = Field(
         None, description="RUMMY_ALLOW_FIXED_DEALS only: the first hand's cards"
     )
+    limit: Literal[101, 201, 301] | None = Field(
+        None,
+        description="rummy51 only: the penalty total that ends the match (default 101)",
+    )
 
 
 class JoinRequest(BaseModel):

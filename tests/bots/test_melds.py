@@ -2,8 +2,22 @@
 
 from __future__ import annotations
 
-from bots.cards import code, parse, parse_all, variant
+import rules
 from bots.melds import Splitter, candidate_melds, layoff_cards
+from rules.fast import code_to_int as parse
+from rules.fast import fast_rules as variant
+from rules.fast import int_to_code as code
+from rules.fast import ints
+
+
+def parse_all(codes: list[str]) -> list[int]:
+    return list(ints(codes))
+
+
+def meld(kind: str, cards: str) -> rules.TableMeld:
+    """A table meld of naturals (stands for itself)."""
+    codes = tuple(cards.split())
+    return rules.TableMeld(id="m1", kind=kind, cards=codes, stands_for=codes)  # type: ignore[arg-type]
 
 
 def split(variant_name: str, hand: str) -> tuple[int, list[list[str]]]:
@@ -47,8 +61,9 @@ def test_candidate_runs_fill_gaps_with_jokers() -> None:
 
 def test_layoff_targets() -> None:
     v = variant("rummy51")
-    assert layoff_cards(parse_all(["5H", "6H", "7H"]), "run", v) == set(parse_all(["4H", "8H"]))
-    assert layoff_cards(parse_all(["QH", "KH", "AH"]), "run", v) == {parse("JH")}
-    assert layoff_cards(parse_all(["7C", "7D", "7H"]), "set", v) == {parse("7S")}
+    assert layoff_cards(meld("run", "5H 6H 7H"), v) == set(parse_all(["4H", "8H"]))
+    assert layoff_cards(meld("run", "QH KH AH"), v) == {parse("JH")}
+    assert layoff_cards(meld("set", "7C 7D 7H"), v) == {parse("7S")}
+    assert layoff_cards(meld("run", "JH QH KH"), v) == {parse("TH"), parse("AH")}
     c = variant("classic")
-    assert layoff_cards(parse_all(["JH", "QH", "KH"]), "run", c) == {parse("TH")}
+    assert layoff_cards(meld("run", "JH QH KH"), c) == {parse("TH")}

@@ -86,12 +86,12 @@ def _audit_view_layer(variant: str, players: int, hands: int, seed: int) -> tupl
                 except rules.IllegalMove:
                     g.apply(g.turn, (fast.DRAW, fast.SRC_STOCK))
             else:
-                g.apply(g.turn, _pick(g.legal_moves(), rng))
+                g.apply(g.turn, _pick(fast.generate(g, g.turn), rng))
             public.update(g.discard)
             for meld in g.melds:
                 public.update(meld.cards)
-            if g.drawn >= 0:
-                public.add(g.drawn)
+            if g.drawn_from_discard >= 0:
+                public.add(g.drawn_from_discard)
             reshuffled = len(g.stock) > stock_size
             stock_size = len(g.stock)
             if not (reshuffled or fast.is_over(g) or rng.random() < 0.02):

@@ -10,8 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import rules
-from rules.cards import CODES, JOKER, make
-from rules.convert import ints
+from rules.cards import CODES, JOKER, ints, make
 from rules.engine import deck_of
 
 

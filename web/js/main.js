@@ -149,6 +149,7 @@ const game = {
     const f = store.extra.lobby;
     const players = Number(f.players) || 2;
     const body = { variant: f.variant, players, mode: f.mode, name: f.name || t("defaultName", { n: 1 }) };
+    if (store.rules(f.variant).penalty_limits?.length) body.limit = Number(f.limit) || store.rules(f.variant).penalty_limit;
     if (f.mode === "computer") {
       body.bots = Object.fromEntries(Array.from({ length: players - 1 }, (_, i) => [String(i + 1), f.level || "medium"]));
     }

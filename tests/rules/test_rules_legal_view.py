@@ -1,0 +1,115 @@
+"""The view's `legal` object against `apply`, over thousands of positions from seeded random
+playouts of every variant and player count.
+
+Both ways: every entry of `legal` is accepted by `apply`, and every draw, discard,
+single-card lay-off (at either end, or with no end) and joker swap that `apply` accepts is
+in `legal`. The seat not to act always gets `legal: null`.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+import rules
+from rules import fast
+from rules.cards import code_to_int, ints
+from rules.convert import meld_id, state_from_game
+
+CASES = [("classic", 2), ("basic", 2), ("basic", 3), ("basic", 4),
+         ("rummy51", 2), ("rummy51", 3), ("rummy51", 4)]  # fmt: skip
+POSITIONS = 700  # per case: about 5,000 in all
+END = {None: fast.END_ANY, "low": fast.END_LOW, "high": fast.END_HIGH}
+
+
+def _accepts(g: fast.Game, move: fast.FastMove) -> fast.Game | None:
+    trial = g.copy()
+    try:
+        trial.apply(g.turn, move)
+    except rules.IllegalMove:
+        return None
+    return trial
+
+
+def _listed(legal: rules.Legal) -> list[fast.FastMove]:
+    moves: list[fast.FastMove] = [
+        (fast.DRAW, fast.SRC_STOCK if src == "stock" else fast.SRC_DISCARD) for src in legal.draw
+    ]
+    moves += [(fast.DISCARD, code_to_int(c)) for c in legal.discard]
+    moves += [(fast.MELD, (ints(m),)) for m in legal.melds]
+    moves += [
+        (fast.LAYOFF, meld_id(x.meld), (code_to_int(x.card),), END[x.end]) for x in legal.layoffs
+    ]
+    moves += [(fast.SWAP, meld_id(x.meld), code_to_int(x.card)) for x in legal.swaps]
+    return moves
+
+
+def _accepted_singles(g: fast.Game) -> tuple[set[str], set[str], set[tuple[str, str, str | None]],
+                                              set[tuple[str, str]]]:  # fmt: skip
+    """What apply accepts now: draw sources, discards, single-card lay-offs, swaps."""
+    draws = {
+        name
+        for src, name in ((fast.SRC_STOCK, "stock"), (fast.SRC_DISCARD, "discard"))
+        if _accepts(g, (fast.DRAW, src))
+    }
+    if g.phase == fast.DRAW_PHASE:
+        return draws, set(), set(), set()
+    hand = set(g.hands[g.turn])
+    discards = {fast.int_to_code(c) for c in hand if _accepts(g, (fast.DISCARD, c))}
+    layoffs: set[tuple[str, str, str | None]] = set()
+    swaps: set[tuple[str, str]] = set()
+    for m in g.melds:
+        for c in hand:
+            for end in (fast.END_ANY, fast.END_LOW, fast.END_HIGH):
+                after = _accepts(g, (fast.LAYOFF, m.id, (c,), end))
+                if after is None:
+                    continue
+                side = None
+                if m.is_run:
+                    new = next(x for x in after.melds if x.id == m.id)
+                    side = "low" if new.low < m.low else "high"
+                layoffs.add((fast.int_to_code(c), f"m{m.id}", side))
+            if _accepts(g, (fast.SWAP, m.id, c)):
+                swaps.add((fast.int_to_code(c), f"m{m.id}"))
+    return draws, discards, layoffs, swaps
+
+
+def _pick(moves: list[fast.FastMove], rng: random.Random) -> fast.FastMove:
+    """Mostly plays when there are some, so that tables fill up with melds to lay off on."""
+    plays = [m for m in moves if m[0] in (fast.MELD, fast.LAYOFF, fast.SWAP)]
+    if plays and rng.random() < 0.7:
+        return rng.choice(plays)
+    return rng.choice(moves)
+
+
+@pytest.mark.parametrize(("variant", "players"), CASES)
+def test_legal_and_apply_agree_on_every_position(variant: str, players: int) -> None:
+    rng = random.Random(f"legal-view-{variant}-{players}")
+    checked = with_melds = 0
+    seed = 0
+    while checked < POSITIONS:
+        g = fast.new_fast_game(variant, players, seed.to_bytes(4, "big"))
+        seed += 1
+        while not fast.is_over(g) and checked < POSITIONS:
+            state = state_from_game(g)
+            for other in range(players):
+                if other != g.turn:
+                    assert rules.seat_view(state, other).legal is None
+            legal = rules.seat_view(state, g.turn).legal
+            assert legal is not None
+            for move in _listed(legal):
+                assert _accepts(g, move) is not None, (move, legal)
+            draws, discards, layoffs, swaps = _accepted_singles(g)
+            assert set(legal.draw) == draws
+            assert set(legal.discard) == discards
+            assert {(x.card, x.meld, x.end) for x in legal.layoffs} == layoffs
+            assert {(x.card, x.meld) for x in legal.swaps} == swaps
+            assert legal.must_play == ("JK",) * g.jokers_taken
+            checked += 1
+            with_melds += bool(g.melds)
+            g.apply(g.turn, _pick(fast.generate(g, g.turn), rng))
+        if fast.is_over(g):
+            final = state_from_game(g)
+            assert all(rules.seat_view(final, s).legal is None for s in range(players))
+    assert with_melds > POSITIONS // 3  # the lay-off checks had tables to work on
