@@ -82,8 +82,6 @@ def test_the_live_schema_is_the_apps(server: LiveServer) -> None:
 def test_the_real_room_still_answers(server: LiveServer, real_room: tuple[str, str]) -> None:
     room, token = real_room
     state = body(
-        httpx.get(
-            f"{server}/api/rooms/{room}/state", headers={"Authorization": f"Bearer {token}"}
-        )
+        httpx.get(f"{server}/api/rooms/{room}/state", headers={"Authorization": f"Bearer {token}"})
     )
     assert state["room"] == room
