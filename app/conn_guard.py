@@ -7,7 +7,8 @@ with two guards uvicorn lacks at the connection level:
   times out connections idle *between* requests (`timeout_keep_alive`), so a client that
   sends half a head and then trickles or stops held its connection forever.
 - a cap on open HTTP connections per client address (`max_connections_per_client`, 0 for
-  none): one over it gets 429 and is closed at once, before it can send anything. A
+  none, off with `rate_limit_enabled`): one over it gets 429 and is closed at once, before
+  it can send anything. A
   connection upgraded to a websocket leaves this count (uvicorn's own connection set does
   the same); open sockets per address have their own cap, `ws_max_per_client`.
 
@@ -71,7 +72,9 @@ def server_config(app: Any, settings: Settings, **options: Any) -> GuardedConfig
     return GuardedConfig(
         app,
         header_timeout=settings.header_timeout_seconds,
-        max_per_client=settings.max_connections_per_client,
+        # A per-address limit like the rates: off with them (bench/load.py runs every
+        # client from one address).
+        max_per_client=settings.max_connections_per_client if settings.rate_limit_enabled else 0,
         **{**defaults, **options},
     )
 

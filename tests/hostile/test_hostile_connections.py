@@ -28,6 +28,12 @@ from hostilekit import bearer, body, full_room
 HALF_HEAD = b"GET /api/variants HTTP/1.1\r\nHost: rummy\r\nX-Slow: "
 TIMEOUT = 2.0
 CAP = 8
+# The cap is a per-address limit: on with the rate limits (the test servers' default is off).
+GUARDS = {
+    "header_timeout_seconds": TIMEOUT,
+    "max_connections_per_client": CAP,
+    "rate_limit_enabled": True,
+}
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -79,14 +85,14 @@ async def _flood_and_check(base: str, heads: int) -> None:
 
 
 async def test_half_sent_heads_are_closed_and_capped(make_server: Any) -> None:
-    live = make_server(header_timeout_seconds=TIMEOUT, max_connections_per_client=CAP)
+    live = make_server(**GUARDS)
     await _flood_and_check(live, 60)
 
 
 async def test_a_slow_second_head_on_a_kept_alive_connection_times_out(
     make_server: Any,
 ) -> None:
-    live = make_server(header_timeout_seconds=TIMEOUT, max_connections_per_client=CAP)
+    live = make_server(**GUARDS)
     reader, writer = await _half_head(live)
     try:
         writer.write(b"\r\n\r\n")  # the first request completes and is answered
@@ -106,7 +112,7 @@ async def test_a_slow_second_head_on_a_kept_alive_connection_times_out(
 async def test_websockets_leave_the_http_count_and_outlive_the_header_timeout(
     make_server: Any,
 ) -> None:
-    live = make_server(header_timeout_seconds=TIMEOUT, max_connections_per_client=2)
+    live = make_server(**{**GUARDS, "max_connections_per_client": 2})
     async with httpx.AsyncClient(base_url=live, timeout=60) as http:
         room, tokens = await full_room(http, "classic", 2, seed=7)
         sockets = [
@@ -156,6 +162,7 @@ def rummy_serve(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tupl
         "RUMMY_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/serve.db",
         "RUMMY_HEADER_TIMEOUT_SECONDS": str(TIMEOUT),
         "RUMMY_MAX_CONNECTIONS_PER_CLIENT": str(CAP),
+        "RUMMY_RATE_LIMIT_ENABLED": "true",
         "PYTHONPATH": os.pathsep.join(p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p),
     }
     cmd = [sys.executable, "-m", "app.cli", "serve", "--port", str(port)]
