@@ -41,6 +41,10 @@ class Settings(BaseSettings):
     secret_key_file: str | None = None
     # Where the static web app lives (index.html, js/, css/).
     web_dir: str | None = None
+    # Connection guards (app/conn_guard.py): a request head not complete in time is closed
+    # with 408; HTTP connections open at once per client address (0: no cap).
+    header_timeout_seconds: float = 10.0
+    max_connections_per_client: int = 64
 
 
 @lru_cache

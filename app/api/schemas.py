@@ -7,8 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 import rules
-
-Name = Annotated[str, Field(max_length=40)]
+from app.api.names import Name
 
 
 class CreateRoomRequest(BaseModel):

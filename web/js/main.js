@@ -196,9 +196,11 @@ const game = {
   async vote(kind) {
     const s = store.session;
     const tokens = s.mode === "local" && s.tokens ? [s.token, ...Object.values(s.tokens).filter((x) => x && x !== s.token)] : [s.token];
+    let version = store.view?.version;
     try {
       for (const token of tokens) {
-        const view = unwrapView(await api.sendVote(s.room, token, kind));
+        const view = unwrapView(await api.sendVote(s.room, token, kind, version));
+        version = view.version;
         if (token === s.token) applyView(view);
         const done = !["hand_over", "match_over"].includes(view.phase) && kind === "next_hand";
         if (done || (view.votes?.[kind] || []).length === 0) break;
