@@ -66,14 +66,20 @@ def start_server(database_url: str, **settings: Any) -> LiveServer:
         "rate_limit_enabled": False,
     }
     options.update(settings)
-    app = create_app(Settings(**options))
+    config_settings = Settings(**options)
+    app = create_app(config_settings)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
     port = sock.getsockname()[1]
     config = uvicorn.Config(
-        app, lifespan="on", ws="websockets-sansio", access_log=False, log_level="warning"
+        app,
+        lifespan="on",
+        ws="websockets-sansio",
+        ws_max_size=config_settings.ws_max_frame_bytes,
+        access_log=False,
+        log_level="warning",
     )
     server = uvicorn.Server(config)
     live = LiveServer(f"http://127.0.0.1:{port}")
