@@ -152,6 +152,57 @@ async def test_the_move_counter_survives_garbage_frames(limited: Any, client: An
             assert (await seat.state())["version"] == version
 
 
+async def test_a_move_with_an_escaped_key_is_counted_like_any_move(
+    limited: Any, client: Any
+) -> None:
+    """`{"\\u0074ype": "move"}` is a move once parsed: it spends the move rate like one."""
+    live = limited(rate_move="5/hour")
+    http = client(live)
+    room, tokens = await full_room(http, "classic", 2, seed=9008)
+    # No `"type"` anywhere in its text, yet a move (the issue's 7,000 in 9.5 s went through).
+    escaped = (
+        '{"\\u0074ype": "move", "move": {"\\u0074ype": "draw", "source": "stock"}, "version": 99}'
+    )
+    assert json.loads(escaped)["type"] == "move"
+    async with seat_socket(live, room, tokens[0]) as seat:
+        await seat.state()
+        for _ in range(30):  # a flood: sent without waiting for the answers
+            await seat.send(escaped)
+        errors = [(await seat.until(lambda f: f["type"] == "error"))["error"] for _ in range(30)]
+    codes = [e["code"] for e in errors]
+    # Five reached the game (refused there: stale version), the rest never did.
+    assert codes.count("rate_limited") == 25, codes
+    assert "rate_limited" not in codes[:5]
+    state = body(await http.get(f"/api/rooms/{room}/state", headers=bearer(tokens[0])))
+    assert state["version"] == 0
+
+
+async def test_a_flood_of_junk_frames_closes_the_socket_with_4429(
+    limited: Any, client: Any
+) -> None:
+    """Junk, pings and refused frames all count against the frame rate of the address."""
+    live = limited(rate_frame="12/hour")
+    http = client(live)
+    room, tokens = await full_room(http, "classic", 2, seed=9009)
+    junk = ["not json", b"\x00\x01", "{}", '{"type": "dance"}', {"type": "ping"}, "[" * 50]
+    async with seat_socket(live, room, tokens[1]) as seat:
+        await seat.state()
+        for frame in junk * 2:  # twelve frames, each answered
+            await seat.send(frame)
+            await seat.until(lambda f: f["type"] in ("error", "pong"))
+        await seat.send({"type": "ping"})  # the thirteenth
+        assert await seat.closed() == 4429
+        assert seat.frames[-1]["type"] == "error"
+        assert seat.frames[-1]["error"]["code"] == "rate_limited"
+    # The rate is the address's, not the socket's: a new socket gets no more room.
+    async with seat_socket(live, room, tokens[0]) as again:
+        await again.state()
+        await again.send({"type": "ping"})
+        assert await again.closed() == 4429
+    # The REST routes are not affected.
+    assert body(await http.get(f"/api/rooms/{room}/state", headers=bearer(tokens[0])))
+
+
 async def test_failed_token_checks_are_rate_limited(limited: Any, client: Any) -> None:
     live = limited(rate_auth_fail="3/hour")
     http = client(live)
