@@ -76,27 +76,21 @@ class RateLimits:
     async def hit(self, kind: str, client: str) -> float | None:
         """Spend one of `client`'s `kind` actions: `None` when allowed, else the seconds to
         wait. A refused action is not counted."""
-        rate = self.rates.get(kind)
-        if rate is None:
-            return None
-        try:
-            limiter = self._strategy()
-            if await limiter.hit(rate, kind, client):
-                return None
-            return await self._wait(limiter, rate, kind, client)
-        except Exception as exc:
-            self._log_outage(exc)
-            return None
+        return await self._ask(kind, client, spend=True)
 
     async def retry_after(self, kind: str, client: str) -> float | None:
         """Seconds until `client` may act as `kind` again, `None` when it may now (spends
         nothing)."""
+        return await self._ask(kind, client, spend=False)
+
+    async def _ask(self, kind: str, client: str, *, spend: bool) -> float | None:
         rate = self.rates.get(kind)
         if rate is None:
             return None
         try:
             limiter = self._strategy()
-            if await limiter.test(rate, kind, client):
+            ask = limiter.hit if spend else limiter.test
+            if await ask(rate, kind, client):
                 return None
             return await self._wait(limiter, rate, kind, client)
         except Exception as exc:
