@@ -376,3 +376,24 @@ async def test_rummy_serve_takes_its_limits_from_the_environment(served: str) ->
             await seat.state()
             await seat.send({"type": "ping", "pad": "x" * 600})
             assert await seat.closed() == 1009
+
+
+def test_the_schema_documents_what_the_guards_answer(live_server: LiveServer) -> None:
+    """Every body-taking operation lists 408 and 413, every room URL 429 with Retry-After
+    (the guards answer those before any route runs), each with the error body."""
+    schema = httpx.get(live_server + "/openapi.json").json()
+    checked = 0
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            responses = operation["responses"]
+            expected = {"408", "413"} if method in ("post", "put", "patch") else set()
+            if path.startswith("/api/rooms"):
+                expected.add("429")
+                retry = responses.get("429", {}).get("headers", {})
+                assert "Retry-After" in retry, (method, path)
+            assert expected <= set(responses), (method, path, sorted(responses))
+            for status in expected:
+                content = responses[status]["content"]["application/json"]["schema"]
+                assert content == {"$ref": "#/components/schemas/ErrorBody"}
+            checked += 1
+    assert checked >= 8
