@@ -22,13 +22,16 @@ class Settings(BaseSettings):
     batch_writer: bool = True
     # How often the purge task looks for expired rooms.
     purge_interval_seconds: float = 3600
-    # Hostile-input limits (app/limits.py): token buckets per client address, "<n>/<period>"
-    # or "off"; body and websocket frame caps; idle websocket timeout.
+    # Hostile-input limits. Rates (app/ratelimit.py) per client address, "<n>/<period>"
+    # or "off", shared by every process on the same Redis; frames count every websocket
+    # frame. The guards (app/guards.py): body cap and timeout, idle websocket timeout,
+    # open websockets per address. The frame cap is uvicorn's ws_max_size.
     rate_limit_enabled: bool = True
     rate_create: str = "600/minute"
     rate_join: str = "1200/minute"
     rate_move: str = "6000/minute"
     rate_auth_fail: str = "600/minute"
+    rate_frame: str = "12000/minute"
     max_body_bytes: int = 64 * 1024
     ws_max_frame_bytes: int = 64 * 1024
     ws_idle_seconds: float = 600.0

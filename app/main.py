@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import rules
-from app import limits
+from app import guards, openapi
 from app.api import health, moves, rooms, ws
 from app.config import Settings, get_settings
 from app.db import create_engine
@@ -81,7 +81,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.include_router(health.router)
     _add_web(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
 
-    limits.install(app, settings)
+    guards.install(app, settings)
+    openapi.install(app)
     return app
 
 
