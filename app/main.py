@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import rules
-from app import limits, logscrub
+from app import head, limits, logscrub
 from app.api import health, moves, rooms, ws
 from app.config import Settings, get_settings
 from app.db import create_engine, create_sessionmaker
@@ -84,6 +84,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     _add_web(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
 
     limits.install(app, settings)
+    head.install(app)
     return app
 
 
