@@ -47,7 +47,7 @@ def _free_port() -> int:
 
 @contextmanager
 def rummy_serve(tmp: Path, *args: str, **env: str) -> Iterator[Served]:
-    """Serve a fresh SQLite database; stops the server (SIGINT, so logs flush) on exit."""
+    """Serve a fresh SQLite database; stops the server (SIGTERM: a graceful shutdown) on exit."""
     port = _free_port()
     stderr = tmp / f"serve-{port}.log"
     environ = {
@@ -78,7 +78,7 @@ def rummy_serve(tmp: Path, *args: str, **env: str) -> Iterator[Served]:
         yield served
     finally:
         if process.poll() is None:
-            process.send_signal(signal.SIGINT)
+            process.send_signal(signal.SIGTERM)
             try:
                 process.wait(timeout=20)
             except subprocess.TimeoutExpired:
