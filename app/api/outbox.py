@@ -25,8 +25,8 @@ MAX_QUEUED_FRAMES = 64
 class Outbox:
     """Pending news and frames of one socket. One writer takes them; anyone may put."""
 
-    def __init__(self, limit: int = MAX_QUEUED_FRAMES) -> None:
-        self.limit = limit
+    def __init__(self, limit: int | None = None) -> None:
+        self.limit = MAX_QUEUED_FRAMES if limit is None else limit
         self.behind = False
         self._frames: deque[dict[str, Any]] = deque()
         self._state = False
