@@ -17,15 +17,15 @@ import asyncio
 import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from random import Random
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import httpx
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 import rules
@@ -196,7 +196,9 @@ async def play(
         ws_url(seat), open_timeout=10, max_size=2**22, process_exception=retry_or_raise
     )
     # aclosing: leaving the loop (match over, seat lost) closes the socket now, not at GC.
-    async with contextlib.aclosing(aiter(reconnecting)) as connections:
+    # (connect.__aiter__ is an async generator; its annotation says only AsyncIterator.)
+    connections = cast("AsyncGenerator[ClientConnection]", aiter(reconnecting))
+    async with contextlib.aclosing(connections):
         async for ws in connections:
             session.resync()
             try:
