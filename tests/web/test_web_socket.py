@@ -73,6 +73,8 @@ async def test_a_socket_closed_for_falling_behind_reconnects_and_resyncs(
     await page.route_web_socket("**/ws", on_route)
     await page.goto(f"/r/{created['room']}#seat={created['token']}")
     await expect(page.locator("#invite")).to_be_visible()
+    # Authenticated: the server counts this seat's socket as present.
+    await expect(page.locator(".me .dot")).to_have_attribute("data-presence", "on")
     # A frame the server must answer (an unknown type), sent past the page.
     routes[0].send(json.dumps({"type": "junk"}))
     await _until(lambda: len(closes) >= 1 and len(routes) >= 2)
