@@ -36,6 +36,8 @@ async def test_the_page_authenticates_in_the_first_frame_not_the_url(pages, http
     page.on("websocket", on_socket)
     await page.goto(f"/r/{created['room']}#seat={created['token']}")
     await expect(page.locator("#invite")).to_be_visible()
+    # Authenticated: the server counts this seat's socket as present.
+    await expect(page.locator(".me .dot")).to_have_attribute("data-presence", "on")
     # News that only the socket brings: a second player joins.
     joined = await http.post(f"/api/rooms/{created['room']}/join", json={"name": "Bob"})
     assert joined.status_code == 201, joined.text
