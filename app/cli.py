@@ -29,9 +29,14 @@ def _serve(args: argparse.Namespace) -> int:
         finally:
             await engine.dispose()
 
-    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    from app import logscrub
+
+    logscrub.install()  # before the first log line: no record of this process shows a token
+    level = 5 if args.log_level == "trace" else args.log_level.upper()  # uvicorn's TRACE is 5
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     asyncio.run(upgrade())
     options: dict[str, Any] = {"host": args.host, "port": args.port}
+    options["log_level"] = args.log_level
     if args.workers > 1:
         # Each worker is a process with its own app, engine and hub; they share the
         # listening socket. Rooms stay consistent through the database's version CAS, and
@@ -64,6 +69,9 @@ def build_parser() -> argparse.ArgumentParser:
         default=1,
         help="server processes sharing the port (set RUMMY_REDIS_URL and a PostgreSQL "
         "RUMMY_DATABASE_URL so they share rooms)",
+    )
+    serve.add_argument(
+        "--log-level", default="info", choices=["trace", "debug", "info", "warning", "error"]
     )
     serve.set_defaults(func=_serve)
     from app.verify import register as register_verify

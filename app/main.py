@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import rules
-from app import guards, openapi
+from app import guards, head, logscrub, openapi
 from app.api import health, moves, rooms, ws
 from app.config import Settings, get_settings
 from app.db import create_engine
@@ -45,6 +45,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     """A new app. Tests pass their own settings and clock; `app.state.game.clock` may also be
     replaced while it runs."""
     settings = settings or get_settings()
+    logscrub.install()  # process-wide: also covers servers that do not start via `rummy serve`
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
@@ -83,6 +84,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
 
     guards.install(app, settings)
     openapi.install(app)
+    head.install(app)
     return app
 
 

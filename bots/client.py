@@ -1,27 +1,31 @@
 """A bot as a websocket client, like any browser: join, receive states, move, vote.
 
 `play(...)` takes a seat (`POST /api/rooms/{room}/join`, or the token in a seat URL
-`.../r/<room>#seat=<token>`), opens `/api/rooms/{room}/ws?token=...` and answers every
-`state` frame: on its turn it sends `{"type": "move", "move": ..., "version": n}`, after a
-hand it votes `next_hand`, and it returns when the match is over (or after `max_hands`).
-A dropped connection is retried with exponential backoff; the server sends the current state
-on connect, so the bot resyncs from it and never acts on a stale version twice.
+`.../r/<room>#seat=<token>`), opens `/api/rooms/{room}/ws`, sends its token as the first
+frame `{"type": "auth", "token": ...}` (so no URL carries it), and answers every `state`
+frame: on its turn it sends `{"type": "move", "move": ..., "version": n}`, after a hand it
+votes `next_hand`, and it returns when the match is over (or after `max_hands`).
+Reconnecting is websockets' own `async for ws in connect(...)` loop, which backs off
+between failed attempts; the server sends the current state on every connect, so the bot
+resyncs from it and never acts on a stale version twice. A close with 4409 (the server
+found the bot too far behind) is reconnected the same way.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import logging
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncGenerator, AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from random import Random
-from typing import Any
+from typing import Any, cast
 from urllib.parse import urlsplit
 
 import httpx
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
 import rules
@@ -32,6 +36,9 @@ log = logging.getLogger("rummy.bot")
 
 KEEPALIVE_SECONDS = 25.0
 FATAL_CODES = {"unauthorized", "forbidden", "room_not_found", "room_expired"}
+# The same refusals as close codes, and as HTTP statuses of a refused handshake.
+FATAL_CLOSE_CODES = {4401, 4403, 4404, 4410}
+FATAL_STATUSES = {401, 403, 404, 410}
 
 
 class SeatLost(RuntimeError):
@@ -75,7 +82,7 @@ def ws_url(seat: Seat) -> str:
         base = "wss://" + base[len("https://") :]
     elif base.startswith("http://"):
         base = "ws://" + base[len("http://") :]
-    return f"{base}/api/rooms/{seat.room}/ws?token={seat.token}"
+    return f"{base}/api/rooms/{seat.room}/ws"
 
 
 def to_view(state: dict[str, Any]) -> rules.SeatView:
@@ -163,51 +170,75 @@ async def play(
     max_retries: int = 30,
     on_state: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any] | None:
-    """Play `seat` until the match ends (or `max_hands` hands); returns the last state."""
+    """Play `seat` until the match ends (or `max_hands` hands); returns the last state.
+
+    Raises SeatLost when the server refuses the seat for good, ConnectionError after
+    `max_retries` connections in a row that failed or closed before a single frame.
+    """
     bot = get_strategy(strategy) if isinstance(strategy, str) else strategy
     session = BotSession(bot, Random(seed), max_hands)
     failures = 0
-    while not session.finished:
-        try:
-            async with connect(ws_url(seat), open_timeout=10, max_size=2**22) as ws, _pinging(ws):
-                session.resync()
-                async for raw in ws:
-                    failures = 0
-                    frame = json.loads(raw)
-                    kind = frame.get("type")
-                    if kind == "error":
-                        err = frame.get("error") or {}
-                        log.info("server error %s: %s", err.get("code"), err.get("message"))
-                        if err.get("code") in FATAL_CODES:
-                            raise SeatLost(str(err))
-                        session.resync()  # the server follows up with the current state
-                        continue
-                    if kind != "state":
-                        continue
-                    state = frame["state"]
-                    if on_state is not None:
-                        on_state(state)
-                    reply = session.on_state(state)
-                    if reply is not None:
-                        await ws.send(json.dumps(reply))
-                    if session.finished:
-                        break
-                else:
-                    failures += 1  # the server closed the socket: back off, then resume
-        except SeatLost:
-            raise
-        except InvalidStatus as exc:
-            status = exc.response.status_code
-            if status in (401, 403, 404, 410):
-                raise SeatLost(f"websocket refused: {status}") from exc
-            failures += 1
-        except (TimeoutError, ConnectionClosed, InvalidHandshake, OSError) as exc:
-            log.info("connection lost (%s); reconnecting", exc)
-            failures += 1
-        if session.finished:
-            break
+
+    def retry_or_raise(exc: Exception) -> Exception | None:
+        """websockets' `process_exception`: None retries (after its backoff)."""
+        nonlocal failures
+        if isinstance(exc, InvalidStatus) and exc.response.status_code in FATAL_STATUSES:
+            return SeatLost(f"websocket refused: {exc.response.status_code}")
+        if not isinstance(exc, (TimeoutError, OSError, InvalidHandshake)):
+            return exc
+        failures += 1
         if failures > max_retries:
-            raise ConnectionError(f"gave up after {max_retries} reconnects")
-        if failures:
-            await asyncio.sleep(min(10.0, 0.25 * 2 ** min(failures, 6)))
+            return ConnectionError(f"gave up after {max_retries} reconnects")
+        log.info("connection failed (%s); reconnecting", exc)
+        return None
+
+    reconnecting = connect(
+        ws_url(seat), open_timeout=10, max_size=2**22, process_exception=retry_or_raise
+    )
+    # aclosing: leaving the loop (match over, seat lost) closes the socket now, not at GC.
+    # (connect.__aiter__ is an async generator; its annotation says only AsyncIterator.)
+    connections = cast("AsyncGenerator[ClientConnection]", aiter(reconnecting))
+    async with contextlib.aclosing(connections):
+        async for ws in connections:
+            session.resync()
+            try:
+                async with _pinging(ws):
+                    await ws.send(json.dumps({"type": "auth", "token": seat.token}))
+                    async for raw in ws:
+                        failures = 0
+                        await _answer(ws, session, json.loads(raw), on_state)
+                        if session.finished:
+                            return session.last_state
+            except ConnectionClosed as exc:
+                code = exc.rcvd.code if exc.rcvd is not None else None
+                if code in FATAL_CLOSE_CODES:
+                    raise SeatLost(f"websocket closed: {code}") from exc
+                log.info("connection lost (%s); reconnecting", exc)
+            failures += 1  # the server closed the socket: the loop opens the next one
+            if failures > max_retries:
+                raise ConnectionError(f"gave up after {max_retries} reconnects")
     return session.last_state
+
+
+async def _answer(
+    ws: Any,
+    session: BotSession,
+    frame: dict[str, Any],
+    on_state: Callable[[dict[str, Any]], None] | None,
+) -> None:
+    kind = frame.get("type")
+    if kind == "error":
+        err = frame.get("error") or {}
+        log.info("server error %s: %s", err.get("code"), err.get("message"))
+        if err.get("code") in FATAL_CODES:
+            raise SeatLost(str(err))
+        session.resync()  # the server follows up with the current state
+        return
+    if kind != "state":
+        return
+    state = frame["state"]
+    if on_state is not None:
+        on_state(state)
+    reply = session.on_state(state)
+    if reply is not None:
+        await ws.send(json.dumps(reply))

@@ -1,9 +1,14 @@
 """The websocket: each seat gets its own view on connect and after every change, presence
 goes to everyone, and moves and votes may come this way too.
 
-Every frame for one socket goes through that socket's queue and one writer task, so
+A socket authenticates with `?token=` or, so that no URL carries the token, with its first
+frame `{"type": "auth", "token": "..."}` (API.md v1.1), sent within `AUTH_SECONDS`.
+
+Every frame for one socket goes through that socket's `Outbox` and one writer task, so
 frames never interleave and views arrive in version order. A state event makes the writer
 load the room at send time: a socket that fell behind skips straight to the newest view.
+The outbox is bounded (app/api/outbox.py): a client that sends without reading is closed
+with `CLOSE_BEHIND` instead of growing the server's memory.
 """
 
 from __future__ import annotations
@@ -12,14 +17,21 @@ import asyncio
 import contextlib
 import json
 import logging
-from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 import rules
+from app.api.outbox import CLOSE_BEHIND, Outbox
 from app.api.schemas import MoveRequest, VoteRequest
-from app.errors import AppError, InvalidRequest, RoomExpired, RoomNotFound, error_payload
+from app.errors import (
+    AppError,
+    InvalidRequest,
+    RoomExpired,
+    RoomNotFound,
+    Unauthorized,
+    error_payload,
+)
 from app.game import Game
 from app.views import seat_infos
 
@@ -28,6 +40,10 @@ log = logging.getLogger("rummy.ws")
 
 # Close codes mirroring the HTTP statuses (app/limits.py counts them as failed checks).
 CLOSE_CODES = {401: 4401, 403: 4403, 404: 4404, 410: 4410}
+# How long an opened socket without `?token=` may take to send its auth frame.
+AUTH_SECONDS = 10.0
+# How long the close frame of a socket that fell behind may wait for its client to read.
+CLOSE_SECONDS = 30.0
 
 
 @router.websocket("/api/rooms/{room}/ws")
@@ -35,20 +51,23 @@ async def room_socket(websocket: WebSocket, room: str, token: str | None = None)
     game: Game = websocket.app.state.game
     await websocket.accept()
     try:
-        seat = await game.authorize(room, token)
+        seat = await _authenticate(websocket, game, room, token)
     except AppError as exc:
-        await websocket.send_json({"type": "error", **error_payload(exc)[1]})
-        await websocket.close(CLOSE_CODES.get(exc.status, 1008))
+        with contextlib.suppress(Exception):  # the client may be gone already
+            await websocket.send_json({"type": "error", **error_payload(exc)[1]})
+            await websocket.close(CLOSE_CODES.get(exc.status, 1008))
         return
-    queue: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
-    unsubscribe = game.hub.subscribe(room, queue.put_nowait)
+    except WebSocketDisconnect:
+        return
+    outbox = Outbox()
+    unsubscribe = game.hub.subscribe(room, outbox.notify)
     await game.hub.connect(room, seat)
-    queue.put_nowait({"kind": "state"})
-    writer = asyncio.create_task(_write(websocket, game, room, seat, queue))
+    outbox.notify({"kind": "state"})
+    writer = asyncio.create_task(_write(websocket, game, room, seat, outbox))
     try:
         snap = await game.snapshot(room)
         game.wake_bots(room, snap)
-        await _read(websocket, game, room, seat, queue, writer)
+        await _read(websocket, game, room, seat, outbox, writer)
     except (WebSocketDisconnect, RoomNotFound, RoomExpired):
         pass
     finally:
@@ -57,6 +76,39 @@ async def room_socket(websocket: WebSocket, room: str, token: str | None = None)
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
         await game.hub.disconnect(room, seat)
+    if outbox.behind:
+        log.info("closed a socket that sent more than it read (%d frames waiting)", len(outbox))
+        # Nothing else is queued any more: the close waits only for the client to read.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(
+                websocket.close(CLOSE_BEHIND, "too far behind: reconnect to resync"),
+                CLOSE_SECONDS,
+            )
+
+
+async def _authenticate(websocket: WebSocket, game: Game, room: str, token: str | None) -> int:
+    """The seat of the socket's token, from the URL or else from its first frame."""
+    if token is None:
+        await game.snapshot(room)  # an unknown or expired room is told before any wait
+        token = await _auth_frame(websocket)
+    return await game.authorize(room, token)
+
+
+async def _auth_frame(websocket: WebSocket) -> str:
+    try:
+        message = await asyncio.wait_for(websocket.receive(), AUTH_SECONDS)
+    except TimeoutError:
+        raise Unauthorized(f"no auth frame within {AUTH_SECONDS:g} s") from None
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    try:
+        data = json.loads(message.get("text") or "")
+    except (ValueError, RecursionError):
+        data = None
+    token = data.get("token") if isinstance(data, dict) and data.get("type") == "auth" else None
+    if not isinstance(token, str):
+        raise Unauthorized('the first frame must be {"type": "auth", "token": "..."}')
+    return token
 
 
 async def _read(
@@ -64,10 +116,10 @@ async def _read(
     game: Game,
     room: str,
     seat: int,
-    queue: asyncio.Queue[dict[str, Any]],
+    outbox: Outbox,
     writer: asyncio.Task[None],
 ) -> None:
-    while not writer.done():
+    while not writer.done() and not outbox.behind:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
             raise WebSocketDisconnect(message.get("code", 1000))
@@ -75,25 +127,23 @@ async def _read(
             text = message.get("text")
             if text is None:
                 raise InvalidRequest("frames are JSON text")
-            await _handle(game, room, seat, text, queue)
+            await _handle(game, room, seat, text, outbox)
         except (AppError, rules.IllegalMove) as exc:
             _, body = error_payload(exc)
             body.pop("state", None)
-            queue.put_nowait({"kind": "frame", "frame": {"type": "error", **body}})
+            outbox.put({"type": "error", **body})
             # Then the current view, so the client resyncs.
-            queue.put_nowait({"kind": "state"})
+            outbox.notify({"kind": "state"})
 
 
-async def _handle(
-    game: Game, room: str, seat: int, text: str, queue: asyncio.Queue[dict[str, Any]]
-) -> None:
+async def _handle(game: Game, room: str, seat: int, text: str, outbox: Outbox) -> None:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested too deep
         raise InvalidRequest("a frame must be a JSON object") from None
     kind = data.get("type") if isinstance(data, dict) else None
     if kind == "ping":
-        queue.put_nowait({"kind": "frame", "frame": {"type": "pong"}})
+        outbox.put({"type": "pong"})
         return
     try:
         if kind == "move":
@@ -111,19 +161,12 @@ async def _handle(
         raise error(f"{where}: {first['msg']}") from None
 
 
-async def _write(
-    websocket: WebSocket, game: Game, room: str, seat: int, queue: asyncio.Queue[dict[str, Any]]
-) -> None:
+async def _write(websocket: WebSocket, game: Game, room: str, seat: int, outbox: Outbox) -> None:
     sent = -1  # the newest version this socket was sent: a room never goes back on screen
     while True:
-        events = [await queue.get()]
-        while not queue.empty():
-            events.append(queue.get_nowait())
-        want_state = any(e["kind"] == "state" for e in events)
-        want_presence = any(e["kind"] == "presence" for e in events)
-        for event in events:
-            if event["kind"] == "frame":
-                await websocket.send_json(event["frame"])
+        frames, want_state, want_presence = await outbox.take()
+        for frame in frames:
+            await websocket.send_json(frame)
         if want_state or want_presence:
             try:
                 snap = await game.snapshot(room)

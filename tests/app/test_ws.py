@@ -3,10 +3,16 @@ over the socket, error frames followed by a resync, reconnects and several tabs.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import json
+from typing import Any
 
-from rummytest import Api, LiveServer
+import pytest
+from rummytest import Api, LiveServer, Socket
 from serverkit import ok, online_room, open_socket
+from websockets.asyncio.client import connect
+from websockets.exceptions import ConnectionClosed
 
 DRAW = {"type": "draw", "source": "stock"}
 
@@ -152,11 +158,6 @@ async def test_several_tabs_on_one_seat_stay_correct(server: LiveServer, client:
 
 
 async def test_a_bad_token_is_refused(server: LiveServer, client: Api) -> None:
-    import json
-
-    from websockets.asyncio.client import connect
-    from websockets.exceptions import ConnectionClosed
-
     room, _ = await online_room(client, seed=27)
     other, other_tokens = await online_room(client, seed=27)
     url = server.ws_url + f"/api/rooms/{room}/ws?token="
@@ -185,3 +186,69 @@ async def test_joining_updates_the_waiting_view(server: LiveServer, client: Api)
         ok(await client.join(created["room"], "Bea"), 201)
         ready = await ws.until(lambda f: f["type"] == "state" and f["state"]["phase"] == "draw")
         assert ready["state"]["seats"][1]["name"] == "Bea"
+
+
+async def _first_frame_then_close(url: str, *frames: Any) -> tuple[dict[str, Any], int | None]:
+    """Send `frames`, read the first answer, then wait for the close: (answer, close code)."""
+    async with connect(url) as ws, asyncio.timeout(30):
+        for frame in frames:
+            await ws.send(json.dumps(frame))
+        answer = json.loads(await ws.recv())
+        try:
+            while True:
+                await ws.recv()
+        except ConnectionClosed as closed:
+            return answer, closed.rcvd.code if closed.rcvd is not None else None
+
+
+async def test_the_token_may_come_as_the_first_frame(server: LiveServer, client: Api) -> None:
+    room, tokens = await online_room(client, seed=29)
+    url = server.ws_url + f"/api/rooms/{room}/ws"
+    async with connect(url) as raw:
+        ws = Socket(raw)
+        await ws.send({"type": "auth", "token": tokens[1]})
+        state = await ws.state()
+        assert (
+            state["seat"] == 1 and state["hand"] == ok(await client.state(room, tokens[1]))["hand"]
+        )
+        await ws.send({"type": "ping"})
+        assert (await ws.until(lambda f: f["type"] == "pong")) == {"type": "pong"}
+        # Once authenticated, another auth frame is just a frame the socket does not know.
+        await ws.send({"type": "auth", "token": tokens[0]})
+        assert (await ws.until(lambda f: f["type"] == "error"))["error"][
+            "code"
+        ] == "invalid_request"
+        assert (await ws.state())["seat"] == 1
+
+
+async def test_a_wrong_auth_frame_is_refused(server: LiveServer, client: Api) -> None:
+    room, tokens = await online_room(client, seed=30)
+    _, other_tokens = await online_room(client, seed=30)
+    url = server.ws_url + f"/api/rooms/{room}/ws"
+    for frame, code, close in [
+        ({"type": "auth", "token": "nope"}, "unauthorized", 4401),
+        ({"type": "auth", "token": ""}, "unauthorized", 4401),
+        ({"type": "auth", "token": other_tokens[0]}, "forbidden", 4403),
+        ({"type": "auth", "token": 7}, "unauthorized", 4401),
+        ({"type": "move", "move": DRAW, "version": 0, "token": tokens[0]}, "unauthorized", 4401),
+        ({"type": "ping"}, "unauthorized", 4401),
+    ]:
+        answer, closed = await _first_frame_then_close(url, frame)
+        assert (answer["type"], answer["error"]["code"], closed) == ("error", code, close), frame
+    answer, closed = await _first_frame_then_close(
+        server.ws_url + "/api/rooms/nosuch/ws", {"type": "auth", "token": tokens[0]}
+    )
+    assert (answer["error"]["code"], closed) == ("room_not_found", 4404)
+    # Nothing moved.
+    assert ok(await client.state(room, tokens[0]))["version"] == 0
+
+
+async def test_a_socket_that_never_authenticates_is_closed(
+    server: LiveServer, client: Api, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.api import ws as ws_module
+
+    monkeypatch.setattr(ws_module, "AUTH_SECONDS", 0.5)  # the server runs in this process
+    room, _ = await online_room(client, seed=31)
+    answer, closed = await _first_frame_then_close(server.ws_url + f"/api/rooms/{room}/ws")
+    assert (answer["error"]["code"], closed) == ("unauthorized", 4401)

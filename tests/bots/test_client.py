@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any
 
 import httpx
@@ -11,6 +12,8 @@ import pytest
 from bots import client
 from bots.expert import ExpertStrategy
 from bots.greedy import GreedyStrategy
+
+DRAW = {"type": "draw", "source": "stock"}
 
 
 async def create_room(base: str, **body: Any) -> dict[str, Any]:
@@ -62,11 +65,8 @@ async def test_bot_resyncs_after_a_dropped_connection(live_server: str) -> None:
     real_connect = client.connect
 
     def flaky_connect(*args: Any, **kwargs: Any) -> Any:
-        # Every third connection of seat 0 dies after its first few frames.
-        conn = real_connect(*args, **kwargs)
-        if token not in args[0]:
-            return conn
-        return _DroppingConnect(conn, dropped)
+        # The first three connections of seat 0 die after their first few frames.
+        return _FlakyConnect(real_connect(*args, **kwargs), token, dropped)
 
     client.connect = flaky_connect  # type: ignore[assignment]
     try:
@@ -83,30 +83,32 @@ async def test_bot_resyncs_after_a_dropped_connection(live_server: str) -> None:
     assert all(s is not None and s["phase"] in ("hand_over", "match_over") for s in results)
 
 
-class _DroppingConnect:
-    """Wraps `connect(...)`: the socket closes itself after 3 frames, 3 times over."""
+class _FlakyConnect:
+    """Wraps `connect(...)`'s reconnecting loop: a connection that authenticates as `token`
+    closes itself after 3 frames, 3 times over."""
 
-    def __init__(self, inner: Any, dropped: list[int]) -> None:
+    def __init__(self, inner: Any, token: str, dropped: list[int]) -> None:
         self.inner = inner
+        self.token = token
         self.dropped = dropped
 
-    async def __aenter__(self) -> Any:
-        ws = await self.inner.__aenter__()
-        if len(self.dropped) >= 3:
-            return ws
-        self.dropped.append(1)
-        return _Dropper(ws)
-
-    async def __aexit__(self, *exc: Any) -> Any:
-        return await self.inner.__aexit__(*exc)
+    async def __aiter__(self) -> Any:
+        async for ws in self.inner:
+            yield _Dropper(ws, self.token, self.dropped)
 
 
 class _Dropper:
-    def __init__(self, ws: Any) -> None:
+    def __init__(self, ws: Any, token: str, dropped: list[int]) -> None:
         self.ws = ws
+        self.token = token
+        self.dropped = dropped
+        self.armed = False
         self.frames = 0
 
     async def send(self, data: str) -> None:
+        if self.token in data and len(self.dropped) < 3:  # seat 0's auth frame
+            self.armed = True
+            self.dropped.append(1)
         await self.ws.send(data)
 
     def __aiter__(self) -> Any:
@@ -116,7 +118,7 @@ class _Dropper:
         async for raw in self.ws:
             yield raw
             self.frames += 1
-            if self.frames >= 3:
+            if self.armed and self.frames >= 3:
                 await self.ws.close()
                 from websockets.exceptions import ConnectionClosedOK
 
@@ -174,3 +176,69 @@ async def test_waiting_bot_keeps_its_socket_on_a_server_closing_idle_ones(
     with pytest.raises(asyncio.CancelledError):
         await playing
     assert len(frames) == 1, [f["version"] for f in frames]
+
+
+async def test_bot_sends_its_token_in_the_first_frame_not_the_url(
+    live_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    urls: list[str] = []
+    real_connect = client.connect
+
+    def recording_connect(url: str, *args: Any, **kwargs: Any) -> Any:
+        urls.append(url)
+        return real_connect(url, *args, **kwargs)
+
+    monkeypatch.setattr(client, "connect", recording_connect)
+    created = await create_room(live_server, variant="classic", players=2, seed=13, name="a")
+    _, room, token = client.parse_seat_url(seat_url(live_server, created))
+    second = await client.join(live_server, room, "b")
+    results = await asyncio.wait_for(
+        asyncio.gather(
+            client.play(client.Seat(live_server, room, token, 0), GreedyStrategy(), max_hands=1),
+            client.play(second, GreedyStrategy(), max_hands=1),
+        ),
+        timeout=120,
+    )
+    assert all(s is not None and s["hand_result"] is not None for s in results)
+    assert len(urls) == 2 and all("token" not in url for url in urls), urls
+    assert token not in "".join(urls) and second.token not in "".join(urls)
+
+
+async def test_bot_closed_for_falling_behind_reconnects_and_plays_on(
+    live_server: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from app.api import outbox
+
+    # The live server runs in this process: every pong is one frame too many, so each of
+    # the bot's pings gets its socket closed with 4409.
+    monkeypatch.setattr(outbox, "MAX_QUEUED_FRAMES", 0)
+    monkeypatch.setattr(client, "KEEPALIVE_SECONDS", 0.2)
+    created = await create_room(live_server, variant="classic", players=2, seed=17, name="a")
+    human = created["token"]
+    bot_seat = await client.join(live_server, created["room"], "bot")
+    frames: list[dict[str, Any]] = []
+    playing = asyncio.create_task(client.play(bot_seat, GreedyStrategy(), on_state=frames.append))
+    try:
+        async with asyncio.timeout(60):
+            while len(frames) < 3:  # a state frame per (re)connect: nothing moves meanwhile
+                assert not playing.done(), playing
+                await asyncio.sleep(0.05)
+        assert {f["version"] for f in frames} == {0}
+        async with httpx.AsyncClient(base_url=live_server, timeout=30) as http:
+            auth = {"Authorization": f"Bearer {human}"}
+            url = f"/api/rooms/{created['room']}/moves"
+            drawn = await http.post(url, json={"move": DRAW, "version": 0}, headers=auth)
+            assert drawn.status_code == 200, drawn.text
+            card = drawn.json()["hand"][0]
+            move = {"type": "discard", "card": card}
+            assert (
+                await http.post(url, json={"move": move, "version": 1}, headers=auth)
+            ).is_success
+        async with asyncio.timeout(60):
+            while not any(f["version"] >= 4 for f in frames):  # the bot drew and discarded
+                assert not playing.done(), playing
+                await asyncio.sleep(0.05)
+    finally:
+        playing.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await playing

@@ -11,8 +11,9 @@ from typing import Any
 
 import httpx
 import pytest
-from hostilekit import bearer, body, full_room, seat_socket
+from hostilekit import Seat, bearer, body, full_room, seat_socket
 from rummytest import LiveServer
+from websockets.asyncio.client import connect
 
 DRAW = {"type": "draw", "source": "stock"}
 
@@ -189,3 +190,30 @@ async def test_a_frame_over_the_cap_closes_the_socket_with_1009(
         version = (await seat.state())["version"]
         await seat.send({"type": "move", "move": DRAW, "version": version})
         assert (await seat.state(version + 1))["phase"] == "play"
+
+
+async def test_a_hostile_first_frame_is_refused_like_a_wrong_token(
+    live_server: LiveServer, http: httpx.AsyncClient
+) -> None:
+    # A socket without ?token= authenticates with its first frame; anything else there is a
+    # wrong token (4401), and the room is untouched.
+    room, tokens = await full_room(http, "classic", 2, seed=7005)
+    before = _views(live_server, room, tokens)
+    url = "ws" + live_server[len("http") :] + f"/api/rooms/{room}/ws"
+    cap = live_server.app.state.game.settings.ws_max_frame_bytes
+    for frame in [
+        *MALFORMED[:12],
+        json.dumps({"type": "auth", "token": tokens[0]}).encode(),  # binary, not text
+        json.dumps({"type": "auth", "token": [tokens[0]]}),
+        json.dumps({"type": "auth", "token": {"token": tokens[0]}}),
+        json.dumps({"type": "auth", "token": tokens[0] + "\u0000"}),
+        json.dumps({"type": "auth", "token": "x" * (cap - 40)}),
+        json.dumps({"type": "auth", "token": "é" * 1000}),
+        "[" * 5000 + "]" * 5000,
+    ]:
+        async with connect(url, max_size=None) as ws:
+            seat = Seat(ws)
+            await seat.send(frame)
+            assert await seat.closed() == 4401, frame[:80]
+            assert [f["error"]["code"] for f in seat.frames] == ["unauthorized"]
+    assert _views(live_server, room, tokens) == before

@@ -46,11 +46,14 @@ export const sendVote = (id, token, vote, version) =>
 
 /** Close codes the server uses for 401/403/404/410: the error code each stands for. */
 const FATAL = { 4401: "unauthorized", 4403: "forbidden", 4404: "room_not_found", 4410: "room_expired" };
+/** The server closed us for falling behind: reconnect at once, the connect view resyncs. */
+const BEHIND = 4409;
 
 /**
  * A websocket to one room that reconnects by itself. Callbacks: onMessage(msg),
  * onStatus("open" | "closed"). The server sends the full view on every connect, which is
- * how a reconnect resyncs.
+ * how a reconnect resyncs. The token goes in the first frame, never in the URL (URLs end
+ * up in logs).
  */
 export class RoomSocket {
   constructor(roomId, token, { onMessage, onStatus }) {
@@ -69,10 +72,10 @@ export class RoomSocket {
   open() {
     if (this.closed) return;
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const url = `${proto}//${location.host}${room(this.roomId)}/ws?token=${encodeURIComponent(this.token)}`;
-    const ws = new WebSocket(url);
+    const ws = new WebSocket(`${proto}//${location.host}${room(this.roomId)}/ws`);
     this.ws = ws;
     ws.addEventListener("open", () => {
+      ws.send(JSON.stringify({ type: "auth", token: this.token }));
       this.retry = 0;
       this.onStatus("open");
       clearInterval(this.pinger);
@@ -97,7 +100,8 @@ export class RoomSocket {
         return;
       }
       this.onStatus("closed");
-      const delay = Math.min(8000, 400 * 2 ** this.retry);
+      const behind = ev.code === BEHIND && this.retry === 0;
+      const delay = behind ? 0 : Math.min(8000, 400 * 2 ** this.retry);
       this.retry += 1;
       this.timer = setTimeout(() => this.open(), delay);
     });
