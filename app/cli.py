@@ -12,9 +12,11 @@ from typing import Any
 
 def _serve(args: argparse.Namespace) -> int:
     import uvicorn
+    from uvicorn.supervisors import Multiprocess
 
     from app import migrate
     from app.config import get_settings
+    from app.conn_guard import server_config
     from app.db import create_engine
     from app.main import create_app
 
@@ -29,17 +31,7 @@ def _serve(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     asyncio.run(upgrade())
-    options: dict[str, Any] = {
-        "host": args.host,
-        "port": args.port,
-        # The access log would print websocket URLs, and they carry seat tokens.
-        "access_log": False,
-        "ws_max_size": settings.ws_max_frame_bytes,
-        # A view is under 1 KB of JSON: compressing every frame cost more CPU (on the server
-        # and on every client) than the bytes it saved.
-        "ws_per_message_deflate": False,
-        "lifespan": "on",
-    }
+    options: dict[str, Any] = {"host": args.host, "port": args.port}
     if args.workers > 1:
         # Each worker is a process with its own app, engine and hub; they share the
         # listening socket. Rooms stay consistent through the database's version CAS, and
@@ -49,9 +41,12 @@ def _serve(args: argparse.Namespace) -> int:
                 "--workers without RUMMY_REDIS_URL: a move reaches only the websockets of "
                 "the worker that accepted it"
             )
-        uvicorn.run("app.main:create_app", factory=True, workers=args.workers, **options)
+        config = server_config(
+            "app.main:create_app", settings, factory=True, workers=args.workers, **options
+        )
+        Multiprocess(config, sockets=[config.bind_socket()]).run()
         return 0
-    uvicorn.Server(uvicorn.Config(create_app(settings), **options)).run()
+    uvicorn.Server(server_config(create_app(settings), settings, **options)).run()
     return 0
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from pydantic import SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -16,25 +17,37 @@ class Settings(BaseSettings):
     room_ttl_days: float = 7
     # Unset: one process, in-memory fan-out. Set: websocket events go through Redis pub/sub.
     redis_url: str | None = None
-    # Group commits written in one hop (app/writers.py). Off: statement by statement through
+    # Group commits written in one hop (app/persist/). Off: statement by statement through
     # the engine, the slower path that any SQLAlchemy async driver can run.
     batch_writer: bool = True
     # How often the purge task looks for expired rooms.
     purge_interval_seconds: float = 3600
-    # Hostile-input limits (app/limits.py): token buckets per client address, "<n>/<period>"
-    # or "off"; body and websocket frame caps; idle websocket timeout.
+    # Hostile-input limits. Rates (app/ratelimit.py) per client address, "<n>/<period>"
+    # or "off", shared by every process on the same Redis; frames count every websocket
+    # frame. The guards (app/guards.py): body cap and timeout, idle websocket timeout,
+    # open websockets per address. The frame cap is uvicorn's ws_max_size.
     rate_limit_enabled: bool = True
     rate_create: str = "600/minute"
     rate_join: str = "1200/minute"
     rate_move: str = "6000/minute"
     rate_auth_fail: str = "600/minute"
+    rate_frame: str = "12000/minute"
     max_body_bytes: int = 64 * 1024
     ws_max_frame_bytes: int = 64 * 1024
     ws_idle_seconds: float = 600.0
     body_timeout_seconds: float = 30.0
     ws_max_per_client: int = 256
+    # Seals the stored game states (app/persist/sealing.py): 32 bytes, URL-safe base64.
+    # Unset: a key file made on first start (beside the SQLite database, or secret_key_file).
+    # Every process of one database needs the same key: set it for PostgreSQL.
+    secret_key: SecretStr | None = None
+    secret_key_file: str | None = None
     # Where the static web app lives (index.html, js/, css/).
     web_dir: str | None = None
+    # Connection guards (app/conn_guard.py): a request head not complete in time is closed
+    # with 408; HTTP connections open at once per client address (0: no cap).
+    header_timeout_seconds: float = 10.0
+    max_connections_per_client: int = 64
 
 
 @lru_cache

@@ -5,6 +5,7 @@ Rules errors (rules.IllegalMove) are mapped beside these in main.py's one handle
 
 from __future__ import annotations
 
+import json
 from typing import Any, ClassVar
 
 
@@ -54,9 +55,19 @@ class WaitingForPlayers(AppError):
     code = "waiting_for_players"
 
 
+class RequestTimeout(AppError):
+    status = 408
+    code = "request_timeout"
+
+
 class RoomExpired(AppError):
     status = 410
     code = "room_expired"
+
+
+class PayloadTooLarge(AppError):
+    status = 413
+    code = "payload_too_large"
 
 
 class InvalidRequest(AppError):
@@ -88,3 +99,9 @@ def error_payload(exc: Exception) -> tuple[int, dict[str, Any]]:
         status = 409 if exc.code in _CONFLICT_CODES else 422
         return status, {"error": {"code": exc.code, "message": exc.message}}
     raise TypeError(f"not an API error: {type(exc).__name__}")
+
+
+def error_json(exc: Exception) -> tuple[int, bytes]:
+    """(status, JSON body) of `error_payload`, for answers sent below FastAPI (app/guards.py)."""
+    status, body = error_payload(exc)
+    return status, json.dumps(body).encode()

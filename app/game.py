@@ -25,7 +25,6 @@ from typing import Any
 
 import rules
 from app import computer
-from app.committer import GroupCommitter
 from app.config import Settings
 from app.errors import (
     Forbidden,
@@ -37,8 +36,8 @@ from app.errors import (
     WaitingForPlayers,
 )
 from app.hub import Hub
+from app.persist import Commit, GroupCommitter, NewSeat, Snapshot, Store
 from app.snapshots import SnapshotCache
-from app.store import Commit, NewSeat, Snapshot, Store
 from app.views import PLAYING, LogHand, LogMove, LogVote, RoomView, build_view
 
 log = logging.getLogger("rummy.game")
@@ -76,10 +75,10 @@ class Game:
         self._rng = random.Random(secrets.randbits(64))
         self._bot_tasks: set[asyncio.Task[None]] = set()
         # Recent rooms' snapshots: the move path and the sockets' views read no database.
-        self.snapshots = SnapshotCache(store.load)
+        self.snapshots = SnapshotCache(store.load, store.decode_state)
         hub.watch(self.snapshots.on_event)
         # Moves of different rooms that arrive together share one transaction.
-        self.committer = GroupCommitter(store)
+        self.committer = GroupCommitter(store.writer, store.fallback)
 
     # -- reading ---------------------------------------------------------------------------
 
@@ -129,8 +128,10 @@ class Game:
         bots: dict[str, str],
         seed: int | None,
         deal: rules.Deal | None,
+        limit: int | None = None,
     ) -> tuple[str, list[str | None]]:
-        """A new room; returns its id and the token of every human seat (None for bots)."""
+        """A new room; returns its id and the token of every human seat (None for bots).
+        `limit` is the penalty limit of a variant scored by penalties (rummy51)."""
         if (seed is not None or deal is not None) and not self.settings.allow_fixed_deals:
             raise Forbidden("fixed deals are turned off on this server")
         if variant not in rules.VARIANTS:
@@ -140,12 +141,15 @@ class Game:
         players = low if players is None else players
         if not low <= players <= high:
             raise InvalidRequest(f"{variant} takes {low} to {high} players")
+        if limit is not None and limit not in ruleset.penalty_limits:
+            raise InvalidRequest(f"limit: {variant} takes none of {limit}; see GET /api/variants")
         seat_bots = self._seat_bots(mode, players, bots)
         state = rules.new_game(
             variant,
             players,
             seed=seed_bytes(seed) if seed is not None else secrets.token_bytes(32),
             deal=deal,
+            limit=limit,
         )
         tokens: list[str | None] = []
         seats: list[NewSeat] = []
@@ -225,17 +229,64 @@ class Game:
     async def cast(
         self, room_id: str, seat: int, kind: rules.VoteKind, version: int | None
     ) -> None:
-        """Vote, building no view (see `play`)."""
+        """Vote, building no view (see `play`).
 
-        def apply(state: rules.GameState, snap: Snapshot) -> rules.GameState:
-            # Bots always agree, so only humans vote; in a local room the holder decides.
-            if snap.mode == "local":
-                voters = frozenset({seat})
-            else:
-                voters = frozenset(s.seat for s in snap.seats if s.bot is None)
-            return rules.vote(state, seat, kind, voters)
+        A vote that asks for what already happened changes nothing and is no error (README,
+        "Votes"): a double click or a resent frame must not deal again. Raises
+        StaleVersion only for a version the room has not reached."""
+        async with self.hub.lock(room_id):
+            for attempt in range(MAX_UNVERSIONED_RETRIES + 1):
+                snap = await self.snapshot(room_id, fresh=attempt > 0)
+                if version is not None and version > snap.version:
+                    # The client may have seen a newer version through another process.
+                    snap = await self.snapshot(room_id, fresh=True)
+                    if version > snap.version:
+                        message = f"version {version} is ahead of the room"
+                        raise await self._stale(room_id, seat, message)
+                if snap.is_waiting:
+                    raise WaitingForPlayers("wait until every seat is taken")
+                if await self._is_spent_vote(snap, seat, kind, version):
+                    return
+                state = rules.vote(snap.state, seat, kind, _voters(snap, seat))
+                entry = Commit(seat=seat, kind="vote", payload={"vote": kind}, state=state)
+                try:
+                    await self._commit(snap, entry)
+                except StaleVersion:
+                    # Another process wrote the room first: judge the vote again on the
+                    # room as it is now (it may have become a repeat).
+                    if attempt == MAX_UNVERSIONED_RETRIES:
+                        raise
+                    continue
+                break
+            await self._play_bots(room_id)
 
-        await self._act(room_id, seat, version, "vote", {"vote": kind}, apply)
+    async def _is_spent_vote(
+        self, snap: Snapshot, seat: int, kind: rules.VoteKind, version: int | None
+    ) -> bool:
+        """Whether this vote would only repeat one already counted or carried out."""
+        state = snap.state
+        votes = state.votes.next_hand if kind == "next_hand" else state.votes.new_match
+        if seat in votes:
+            return True  # counted already: recording it again would only bump the version
+        if version is None:
+            return _repeats_last_deal(state, kind)
+        # A vote made on a view of an earlier hand was about that hand: once a hand has been
+        # dealt since (by this vote's twin or any other), it has nothing left to ask.
+        return version < snap.version and version < await self._hand_dealt_at(snap)
+
+    async def _hand_dealt_at(self, snap: Snapshot) -> int:
+        """The version at which the room's current hand was dealt (read from the log: only
+        a vote made on an older view asks)."""
+        if snap.hand_seq == 0:
+            return 0
+        ended = await self.store.finished_hands(snap.id)
+        for hand, _ in ended:
+            if hand.seq == snap.hand_seq:
+                return hand.start_version
+        # The hand is still played: the vote that dealt it was the last entry of the hand
+        # before (a deciding vote is logged under the hand it ends).
+        before = [e.version for h, entries in ended if h.seq == snap.hand_seq - 1 for e in entries]
+        return max(before, default=0)
 
     async def _act(
         self,
@@ -292,7 +343,7 @@ class Game:
         event = {
             "kind": "state",
             "version": version,
-            "state": entry.state_json,
+            "state": self.store.stored_state(snap.id, entry),
             "hand_seq": hand_seq,
             "active_at": now.isoformat(),
         }
@@ -391,6 +442,25 @@ def bot_to_move(snap: Snapshot) -> int | None:
     if state.phase not in PLAYING or state.turn not in snap.bot_seats or snap.is_waiting:
         return None
     return state.turn
+
+
+def _voters(snap: Snapshot, seat: int) -> frozenset[int]:
+    # Bots always agree, so only humans vote; in a local room the holder decides.
+    if snap.mode == "local":
+        return frozenset({seat})
+    return frozenset(s.seat for s in snap.seats if s.bot is None)
+
+
+def _repeats_last_deal(state: rules.GameState, kind: rules.VoteKind) -> bool:
+    """An unversioned vote arriving on a hand that its kind of vote has just dealt, before
+    anyone moved in it, is taken as a repeat of the vote that dealt it (a v1 client
+    double-clicking): "new_match" on a new match's untouched first hand, "next_hand" on an
+    untouched later hand (where v1 answered 409 wrong_phase)."""
+    if state.phase not in PLAYING or state.last_move is not None:
+        return False
+    if kind == "new_match":
+        return state.match_number > 1 and state.hand_number == 1
+    return state.hand_number > 1
 
 
 def _mark_hands(snap: Snapshot, entry: Commit) -> Commit:

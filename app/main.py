@@ -19,16 +19,15 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import rules
-from app import limits
+from app import guards, openapi
 from app.api import health, moves, rooms, ws
 from app.config import Settings, get_settings
-from app.db import create_engine, create_sessionmaker
+from app.db import create_engine
 from app.errors import AppError, error_payload
 from app.game import Clock, Game, utcnow
 from app.hub import create_hub
-from app.store import Store
+from app.persist import create_store
 from app.views import ErrorBody
-from app.writers import create_batch_writer
 
 log = logging.getLogger("rummy")
 
@@ -52,8 +51,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         engine = create_engine(settings.database_url)
         hub = create_hub(settings.redis_url)
         await hub.start()
-        writer = create_batch_writer(engine) if settings.batch_writer else None
-        store = Store(create_sessionmaker(engine), writer)
+        store = create_store(engine, settings)
+        await store.seal_plain_rows()
         game = Game(store, hub, settings, clock or utcnow)
         app.state.game = game
         _tune_gc()
@@ -82,7 +81,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.include_router(health.router)
     _add_web(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
 
-    limits.install(app, settings)
+    guards.install(app, settings)
+    openapi.install(app)
     return app
 
 

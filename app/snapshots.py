@@ -28,18 +28,21 @@ from datetime import datetime
 from typing import Any
 
 import rules
-from app.store import Snapshot
+from app.persist.records import Snapshot
 
 Loader = Callable[[str], Awaitable[Snapshot]]
+# A state as a hub event carries it (sealed: app/persist/sealing.py), read for one room.
+Decoder = Callable[[str, str], rules.GameState]
 # Reads of one room a caller makes at most while news keeps overtaking them.
 MAX_LOADS = 3
 
 
 class SnapshotCache:
-    def __init__(self, load: Loader, size: int = 10_000) -> None:
+    def __init__(self, load: Loader, decode: Decoder | None = None, size: int = 10_000) -> None:
         # A 4-player rummy51 state is about 5 KB as objects, so this holds ~50 MB at most; a
         # room pushed out is only read again on its next move.
         self._load = load
+        self._decode = decode or _plain_state
         self._size = size
         self._entries: OrderedDict[str, Snapshot] = OrderedDict()
         self._generation: dict[str, int] = {}
@@ -139,7 +142,7 @@ class SnapshotCache:
                     advanced = replace(
                         cached,
                         version=version,
-                        state=rules.GameState.model_validate_json(event["state"]),
+                        state=self._decode(room, event["state"]),
                         hand_seq=int(event["hand_seq"]),
                         active_at=datetime.fromisoformat(event["active_at"]),
                     )
@@ -159,3 +162,7 @@ class SnapshotCache:
             # Counters of rooms no longer cached only guard loads in flight.
             keep = self._entries.keys() | self._loading.keys()
             self._generation = {r: g for r, g in self._generation.items() if r in keep}
+
+
+def _plain_state(room: str, text: str) -> rules.GameState:
+    return rules.GameState.model_validate_json(text)

@@ -8,7 +8,7 @@ from typing import Literal
 from pydantic import BaseModel, Field
 
 import rules
-from app.store import Snapshot
+from app.persist.records import Snapshot
 
 PLAYING = ("draw", "play")
 
@@ -54,6 +54,14 @@ class SummarySeat(BaseModel):
     bot: str | None
 
 
+class RoomOptions(BaseModel):
+    """The options the room was created with (POST /api/rooms)."""
+
+    limit: int | None = Field(
+        description="rummy51: the penalty total that ends the match; null for other variants"
+    )
+
+
 class RoomSummary(BaseModel):
     """What anyone with the room id may see: no cards."""
 
@@ -66,6 +74,12 @@ class RoomSummary(BaseModel):
     hand_number: int
     scores: tuple[int, ...]
     seats: tuple[SummarySeat, ...]
+    options: RoomOptions
+
+
+def room_options(snap: Snapshot) -> RoomOptions:
+    # A state without a limit of its own plays to the variant's (rummy51: 101).
+    return RoomOptions(limit=snap.state.limit or rules.get_variant(snap.variant).penalty_limit)
 
 
 def build_summary(snap: Snapshot, connected: set[int]) -> RoomSummary:
@@ -92,6 +106,7 @@ def build_summary(snap: Snapshot, connected: set[int]) -> RoomSummary:
             )
             for s in snap.seats
         ),
+        options=room_options(snap),
     )
 
 

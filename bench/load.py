@@ -74,19 +74,21 @@ class Chooser:
         view = rules.SeatView.model_validate({k: v for k, v in state.items() if k in self._fields})
         legal = list(rules.legal_moves(view))
         move = self._strategy.choose(view, legal, self._rng)
-        return rules.move_to_json(move)
+        wire: dict[str, Any] = rules.move_to_json(move)
+        return wire
 
 
 def conserved(state: dict[str, Any]) -> int:
     """Cards accounted for in one seat's view; must equal the deck size at every version."""
     others = sum(n for i, n in enumerate(state["hand_counts"]) if i != state["seat"])
-    return (
+    cards: int = (
         len(state["hand"])
         + others
         + state["stock_count"]
         + state["discard_count"]
         + sum(len(m["cards"]) for m in state["melds"])
     )
+    return cards
 
 
 # ---------------------------------------------------------------------------------------

@@ -60,11 +60,13 @@ class RawHTTP:
                 await self.close()
                 if attempt:
                     raise
+        reader = self._reader
+        assert reader is not None  # the loop above either connected or raised
         status = int(status_line.split()[1])
         length = 0
         close = False
         while True:
-            line = await self._reader.readline()
+            line = await reader.readline()
             if line in (b"\r\n", b"\n", b""):
                 break
             name, _, value = line.decode("latin-1").partition(":")
@@ -73,7 +75,7 @@ class RawHTTP:
                 length = int(value.strip())
             elif name == "connection" and value.strip().lower() == "close":
                 close = True
-        payload = await self._reader.readexactly(length) if length else b""
+        payload = await reader.readexactly(length) if length else b""
         if close:
             await self.close()
         if not payload:

@@ -16,9 +16,10 @@ from pydantic import Field
 
 from rules.cards import CODES, codes, make
 from rules.errors import InvalidMove
-from rules.game import DISCARD, DRAW, LAYOFF, MELD, SRC_STOCK, SWAP, FastMove
+from rules.game import DISCARD, DRAW, LAYOFF, MELD, PLAY_PHASE, SRC_STOCK, SWAP, FastMove
 from rules.legal import game_from_view, generate
 from rules.melds import END_ANY, END_HIGH, END_LOW, TMeld
+from rules.meldsearch import single_melds
 from rules.moves import CardCode, Frozen
 from rules.shuffle import commitment
 from rules.state import GameState, HandResult, LastMove, PhaseName, TableMeld, Votes
@@ -39,9 +40,21 @@ class LegalSwap(Frozen):
     meld: str
 
 
+class OpeningMeld(Frozen):
+    cards: tuple[CardCode, ...] = Field(description="in the order that gives this reading")
+    value: int = Field(description="its opening value, each joker as the card it stands for")
+
+
 class Opening(Frozen):
     needed: int
     opened: bool
+    # Not in `legal.melds` (a meld below the minimum cannot go out alone), yet the opening
+    # may combine several: the browser's opening meter adds these up (web/js/legal.js).
+    melds: tuple[OpeningMeld, ...] = Field(
+        default=(),
+        description="before the opening, in the play phase: every single meld the hand "
+        "holds with its value (at most 64)",
+    )
 
 
 class Legal(Frozen):
@@ -168,7 +181,12 @@ def legal_summary(view: SeatView) -> Legal | None:
         elif kind == SWAP:
             swaps.append({"card": CODES[move[2]], "meld": f"m{move[1]}"})
     r = g.r
-    opening = {"needed": r.opening_min, "opened": g.opened[view.seat]} if r.opening_min else None
+    opening = None
+    if r.opening_min:
+        opened = g.opened[view.seat]
+        held = single_melds(g.hands[view.seat], r) if g.phase == PLAY_PHASE and not opened else []
+        parts = [{"cards": codes(c), "value": v} for c, v in held[:MAX_LEGAL_MELDS]]
+        opening = {"needed": r.opening_min, "opened": opened, "melds": parts}
     # One validation of plain data: pydantic-core does it faster than building the nested
     # models one by one (the turn seat's view is rebuilt after every move of its room).
     return Legal.model_validate(

@@ -44,9 +44,10 @@ def _require_services() -> bool:
 def postgres_url_or_skip() -> str:
     url = os.environ.get(POSTGRES_ENV)
     if not url:
-        reason = f"{POSTGRES_ENV} is not set: PostgreSQL tests skipped"
+        # `make test` sets it: scripts/services.sh finds or starts a PostgreSQL.
+        reason = f"{POSTGRES_ENV} is not set (make test sets it): PostgreSQL tests skipped"
         if _require_services():
-            pytest.fail(f"{REQUIRE_ENV}=1 but {POSTGRES_ENV} is not set")
+            pytest.fail(f"{REQUIRE_ENV}=1 but {POSTGRES_ENV} is not set (make test sets it)")
         pytest.skip(reason)
     return url
 

@@ -57,6 +57,7 @@ def start_server(database_url: str, **settings: Any) -> LiveServer:
 
     from app import migrate
     from app.config import Settings
+    from app.conn_guard import server_config
     from app.db import create_engine
     from app.main import create_app
 
@@ -66,15 +67,14 @@ def start_server(database_url: str, **settings: Any) -> LiveServer:
         "rate_limit_enabled": False,
     }
     options.update(settings)
-    app = create_app(Settings(**options))
+    app_settings = Settings(**options)
+    app = create_app(app_settings)
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     sock.listen(128)
     port = sock.getsockname()[1]
-    config = uvicorn.Config(
-        app, lifespan="on", ws="websockets-sansio", access_log=False, log_level="warning"
-    )
+    config = server_config(app, app_settings, ws="websockets-sansio", log_level="warning")
     server = uvicorn.Server(config)
     live = LiveServer(f"http://127.0.0.1:{port}")
     live.app, live.database_url, live._server = app, database_url, server

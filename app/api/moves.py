@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
+from app.api.responses import BODY, SEAT, errors
 from app.api.schemas import MoveRequest, VoteRequest
 from app.deps import GameDep, RoomId, SeatDep
 from app.views import RoomView
@@ -11,7 +12,7 @@ from app.views import RoomView
 router = APIRouter(prefix="/api/rooms/{room}", tags=["play"])
 
 
-@router.post("/moves", response_model=RoomView)
+@router.post("/moves", response_model=RoomView, responses=errors(*SEAT, 409, *BODY))
 async def post_move(room: RoomId, body: MoveRequest, seat: SeatDep, game: GameDep) -> RoomView:
     """Apply a move made on view `version`; returns the new view (after any bot turns).
 
@@ -19,7 +20,7 @@ async def post_move(room: RoomId, body: MoveRequest, seat: SeatDep, game: GameDe
     return await game.move(room, seat, body.move, body.version)
 
 
-@router.post("/votes", response_model=RoomView)
+@router.post("/votes", response_model=RoomView, responses=errors(*SEAT, 409, *BODY))
 async def post_vote(room: RoomId, body: VoteRequest, seat: SeatDep, game: GameDep) -> RoomView:
     """Vote `next_hand` or `new_match`; it acts once every human seat voted the same."""
     return await game.vote(room, seat, body.vote, body.version)

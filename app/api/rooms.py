@@ -5,6 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 import rules
+from app.api.responses import BODY, ROOM, SEAT, errors
 from app.api.schemas import CreateRoomRequest, JoinRequest
 from app.deps import GameDep, RoomId, SeatDep
 from app.views import (
@@ -29,7 +30,15 @@ async def list_variants() -> list[rules.RuleSet]:
     return list(rules.VARIANTS.values())
 
 
-@router.post("/rooms", status_code=201, response_model=CreatedRoom)
+_FIXED_DEAL = "A fixed seed or deal without RUMMY_ALLOW_FIXED_DEALS (`forbidden`)"
+
+
+@router.post(
+    "/rooms",
+    status_code=201,
+    response_model=CreatedRoom,
+    responses=errors(403, *BODY, 429, e403=_FIXED_DEAL),
+)
 async def create_room(body: CreateRoomRequest, game: GameDep, request: Request) -> CreatedRoom:
     """Create a room; the creator takes seat 0. In `local` mode `tokens` holds every seat."""
     room, tokens = await game.create(
@@ -40,6 +49,7 @@ async def create_room(body: CreateRoomRequest, game: GameDep, request: Request) 
         bots=body.bots,
         seed=body.seed,
         deal=body.deal,
+        limit=body.limit,
     )
     token = tokens[0]
     assert token is not None
@@ -53,7 +63,12 @@ async def create_room(body: CreateRoomRequest, game: GameDep, request: Request) 
     )
 
 
-@router.post("/rooms/{room}/join", status_code=201, response_model=JoinedRoom)
+@router.post(
+    "/rooms/{room}/join",
+    status_code=201,
+    response_model=JoinedRoom,
+    responses=errors(*ROOM, 409, *BODY),
+)
 async def join_room(
     room: RoomId, game: GameDep, request: Request, body: JoinRequest | None = None
 ) -> JoinedRoom:
@@ -65,14 +80,14 @@ async def join_room(
     )
 
 
-@router.get("/rooms/{room}", response_model=RoomSummary)
+@router.get("/rooms/{room}", response_model=RoomSummary, responses=errors(*ROOM))
 async def room_summary(room: RoomId, game: GameDep) -> RoomSummary:
     """Public summary: variant, players, seats (name, taken, connected, bot), status."""
     snap = await game.snapshot(room)
     return build_summary(snap, await game.hub.presence(room))
 
 
-@router.get("/rooms/{room}/state", response_model=RoomView)
+@router.get("/rooms/{room}/state", response_model=RoomView, responses=errors(*SEAT))
 async def room_state(room: RoomId, seat: SeatDep, game: GameDep) -> RoomView:
     """This seat's view of the room."""
     snap = await game.snapshot(room)
@@ -80,7 +95,7 @@ async def room_state(room: RoomId, seat: SeatDep, game: GameDep) -> RoomView:
     return await game.view(room, seat, snap)
 
 
-@router.get("/rooms/{room}/log", response_model=RoomLog)
+@router.get("/rooms/{room}/log", response_model=RoomLog, responses=errors(*SEAT))
 async def room_log(room: RoomId, seat: SeatDep, game: GameDep) -> RoomLog:
     """Every finished hand: its deal (rules.hand_start, seed included) and every move, in
     order. `rules.replay(start, [(seat, move), ...])` rebuilds the hand's end."""

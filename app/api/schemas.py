@@ -7,8 +7,7 @@ from typing import Annotated, Literal
 from pydantic import BaseModel, Field
 
 import rules
-
-Name = Annotated[str, Field(max_length=40)]
+from app.api.names import Name
 
 
 class CreateRoomRequest(BaseModel):
@@ -32,6 +31,10 @@ class CreateRoomRequest(BaseModel):
     )
     deal: rules.Deal | None = Field(
         None, description="RUMMY_ALLOW_FIXED_DEALS only: the first hand's cards"
+    )
+    limit: Literal[101, 201, 301] | None = Field(
+        None,
+        description="rummy51 only: the penalty total that ends the match (default 101)",
     )
 
 

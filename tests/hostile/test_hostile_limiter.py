@@ -1,88 +1,86 @@
-"""The token buckets behind 429 `rate_limited`, on a clock the test turns by hand, and the
-rate syntax of the RUMMY_RATE_* settings."""
+"""The rates behind 429 `rate_limited` (app/ratelimit.py on the `limits` package, in
+memory here; tests/scale/test_scale_rate_limits.py runs them on Redis across processes),
+and the rate syntax of the RUMMY_RATE_* settings."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
+from limits.aio.storage import MemoryStorage
 
 from app.config import Settings
-from app.limits import Limits, Rate, RateLimiter
+from app.ratelimit import RateLimits, parse_rate
 
 
-class Clock:
-    def __init__(self) -> None:
-        self.now = 1000.0
-
-    def __call__(self) -> float:
-        return self.now
+def _rates(**rates: str) -> RateLimits:
+    return RateLimits(Settings(**{f"rate_{k}": v for k, v in rates.items()}))
 
 
 def test_rates_are_read_from_their_settings_syntax() -> None:
-    assert Rate.parse("60/minute") == Rate(capacity=60, per_second=1)
-    assert Rate.parse("10/second") == Rate(capacity=10, per_second=10)
-    assert Rate.parse("7200/hour") == Rate(capacity=7200, per_second=2)
-    assert Rate.parse("5/10s") == Rate(capacity=5, per_second=0.5)
+    assert (parse_rate("60/minute").amount, parse_rate("60/minute").get_expiry()) == (60, 60)
+    assert parse_rate("10/second").get_expiry() == 1
+    assert parse_rate("7200/hour").get_expiry() == 3600
+    for written in ("5/10s", "5/10 seconds", "5 per 10 seconds"):
+        rate = parse_rate(written)
+        assert (rate.amount, rate.get_expiry()) == (5, 10)
     for off in ("off", "0", "", " OFF "):
-        assert Rate.parse(off) is None
-    for bad in ("60", "60/fortnight", "-1/minute", "x/minute", "5/0s", "nan/minute"):
+        assert parse_rate(off) is None
+    for bad in ("60", "60/fortnight", "-1/minute", "x/minute", "5/0s", "0/minute", "nan/minute"):
         with pytest.raises(ValueError):
-            Rate.parse(bad)
+            parse_rate(bad)
 
 
-def test_a_bucket_allows_its_burst_then_refills_with_time() -> None:
-    clock = Clock()
-    limiter = RateLimiter({"move": Rate.parse("3/minute")}, clock=clock)
-    assert [limiter.hit("move", "1.2.3.4") for _ in range(3)] == [None, None, None]
-    wait = limiter.hit("move", "1.2.3.4")
-    assert wait == pytest.approx(20.0)  # one token every 20 s
-    assert limiter.hit("move", "5.6.7.8") is None  # another client has its own bucket
-    clock.now += 19.0
-    assert limiter.hit("move", "1.2.3.4") == pytest.approx(1.0)
-    clock.now += 1.0
-    assert limiter.hit("move", "1.2.3.4") is None
-    clock.now += 3600
-    assert [limiter.hit("move", "1.2.3.4") for _ in range(4)][-1] is not None  # capped at 3
+async def test_a_client_gets_its_count_then_waits() -> None:
+    rates = _rates(move="3/minute")
+    assert [await rates.hit("move", "1.2.3.4") for _ in range(3)] == [None, None, None]
+    wait = await rates.hit("move", "1.2.3.4")
+    assert wait is not None and 0 < wait <= 60
+    assert await rates.hit("move", "5.6.7.8") is None  # another client has its own count
+    assert await rates.hit("join", "1.2.3.4") is None  # and so has another kind
 
 
-def test_failures_keep_counting_past_empty_but_not_forever() -> None:
-    clock = Clock()
-    limiter = RateLimiter({"auth_fail": Rate.parse("2/minute")}, clock=clock)
-    for _ in range(50):
-        limiter.charge("auth_fail", "a")
-    # 50 failures cost at most one extra bucket of waiting: 2 + 2 tokens at 30 s each.
-    assert limiter.retry_after("auth_fail", "a") == pytest.approx(90.0)
-    clock.now += 90
-    assert limiter.retry_after("auth_fail", "a") is None
+async def test_room_comes_back_as_the_window_slides() -> None:
+    rates = _rates(frame="2/1 second")
+    assert [await rates.hit("frame", "a") for _ in range(2)] == [None, None]
+    assert await rates.hit("frame", "a") is not None
+    for _ in range(300):  # bounded: the window is one second
+        if await rates.hit("frame", "a") is None:
+            break
+        await asyncio.sleep(0.02)
+    else:
+        raise AssertionError("the rate never let the client act again")
 
 
-def test_an_unlimited_kind_never_refuses() -> None:
-    limiter = RateLimiter({"create": None})
-    assert all(limiter.hit("create", "a") is None for _ in range(10_000))
-    assert limiter.hit("unknown kind", "a") is None
+async def test_a_check_spends_nothing() -> None:
+    rates = _rates(auth_fail="2/hour")
+    assert all([await rates.retry_after("auth_fail", "a") is None for _ in range(10)])
+    for _ in range(2):
+        await rates.hit("auth_fail", "a")
+    wait = await rates.retry_after("auth_fail", "a")
+    assert wait is not None and 0 < wait <= 3600
 
 
-def test_a_flood_of_addresses_cannot_grow_memory_without_bound() -> None:
-    limiter = RateLimiter({"join": Rate.parse("1/hour")}, max_keys=100)
-    for i in range(10_000):
-        limiter.hit("join", f"10.0.{i // 256}.{i % 256}")
-    assert len(limiter._buckets) == 100
+async def test_an_unlimited_kind_never_refuses() -> None:
+    rates = _rates(create="off")
+    assert all([await rates.hit("create", "a") is None for _ in range(1000)])
+    assert await rates.hit("unknown kind", "a") is None
 
 
-def test_limits_come_from_the_settings() -> None:
-    settings = Settings(
-        rate_create="2/minute",
-        rate_auth_fail="off",
-        max_body_bytes=1234,
-        ws_max_frame_bytes=99,
-        ws_idle_seconds=5,
-    )
-    limits = Limits.from_settings(settings)
-    assert limits.rates["create"] == Rate(capacity=2, per_second=2 / 60)
-    assert limits.rates["auth_fail"] is None
-    assert (limits.max_body_bytes, limits.ws_max_frame_bytes, limits.ws_idle_seconds) == (
-        1234,
-        99,
-        5,
-    )
+async def test_a_failing_storage_lets_requests_through(caplog: pytest.LogCaptureFixture) -> None:
+    class Broken(MemoryStorage):
+        async def acquire_sliding_window_entry(self, *args: object, **kw: object) -> bool:
+            raise ConnectionError("redis://user:secret@db-host is away")
+
+    rates = RateLimits(Settings(rate_move="1/hour"), storage=Broken())
+    assert [await rates.hit("move", "a") for _ in range(3)] == [None, None, None]
+    assert "ConnectionError" in caplog.text and "secret" not in caplog.text
+
+
+def test_the_rates_come_from_the_settings() -> None:
+    rates = _rates(create="2/minute", auth_fail="off")
+    assert str(rates.rates["create"]) == "2 per 1 minute"
+    assert rates.rates["auth_fail"] is None
+    assert str(rates.rates["frame"]) == "12000 per 1 minute"  # Settings' default
     with pytest.raises(ValueError):
-        Limits.from_settings(Settings(rate_move="lots"))
+        _rates(move="lots")

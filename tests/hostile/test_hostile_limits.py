@@ -52,6 +52,19 @@ async def client() -> AsyncIterator[Callable[[str], httpx.AsyncClient]]:
         await http.aclose()
 
 
+@pytest.fixture
+def limited_room(limited: Any, client: Any) -> Callable[..., Any]:
+    """A server with these limits, a client of it and a full classic room of two."""
+
+    async def make(**settings: Any) -> tuple[LiveServer, httpx.AsyncClient, str, list[str]]:
+        live = limited(**settings)
+        http = client(live)
+        room, tokens = await full_room(http, "classic", 2)
+        return live, http, room, tokens
+
+    return make
+
+
 async def test_a_body_over_the_cap_gets_413(limited: Any, client: Any) -> None:
     live = limited(max_body_bytes=2000)
     http = client(live)
@@ -150,6 +163,49 @@ async def test_the_move_counter_survives_garbage_frames(limited: Any, client: An
             error = await seat.until(lambda f: f["type"] == "error")
             assert error["error"]["code"] in ("invalid_request", "invalid_move")
             assert (await seat.state())["version"] == version
+
+
+async def test_a_move_with_an_escaped_key_is_counted_like_any_move(limited_room: Any) -> None:
+    """`{"\\u0074ype": "move"}` is a move once parsed: it spends the move rate like one."""
+    live, http, room, tokens = await limited_room(rate_move="5/hour")
+    # No `"type"` anywhere in its text, yet a move (the issue's 7,000 in 9.5 s went through).
+    escaped = (
+        '{"\\u0074ype": "move", "move": {"\\u0074ype": "draw", "source": "stock"}, "version": 99}'
+    )
+    assert json.loads(escaped)["type"] == "move"
+    async with seat_socket(live, room, tokens[0]) as seat:
+        await seat.state()
+        for _ in range(30):  # a flood: sent without waiting for the answers
+            await seat.send(escaped)
+        errors = [(await seat.until(lambda f: f["type"] == "error"))["error"] for _ in range(30)]
+    codes = [e["code"] for e in errors]
+    # Five reached the game (refused there: stale version), the rest never did.
+    assert codes.count("rate_limited") == 25, codes
+    assert "rate_limited" not in codes[:5]
+    state = body(await http.get(f"/api/rooms/{room}/state", headers=bearer(tokens[0])))
+    assert state["version"] == 0
+
+
+async def test_a_flood_of_junk_frames_closes_the_socket_with_4429(limited_room: Any) -> None:
+    """Junk, pings and refused frames all count against the frame rate of the address."""
+    live, http, room, tokens = await limited_room(rate_frame="12/hour")
+    junk = ["not json", b"\x00\x01", "{}", '{"type": "dance"}', {"type": "ping"}, "[" * 50]
+    async with seat_socket(live, room, tokens[1]) as seat:
+        await seat.state()
+        for frame in junk * 2:  # twelve frames, each answered
+            await seat.send(frame)
+            await seat.until(lambda f: f["type"] in ("error", "pong"))
+        await seat.send({"type": "ping"})  # the thirteenth
+        assert await seat.closed() == 4429
+        assert seat.frames[-1]["type"] == "error"
+        assert seat.frames[-1]["error"]["code"] == "rate_limited"
+    # The rate is the address's, not the socket's: a new socket gets no more room.
+    async with seat_socket(live, room, tokens[0]) as again:
+        await again.state()
+        await again.send({"type": "ping"})
+        assert await again.closed() == 4429
+    # The REST routes are not affected.
+    assert body(await http.get(f"/api/rooms/{room}/state", headers=bearer(tokens[0])))
 
 
 async def test_failed_token_checks_are_rate_limited(limited: Any, client: Any) -> None:
@@ -320,3 +376,24 @@ async def test_rummy_serve_takes_its_limits_from_the_environment(served: str) ->
             await seat.state()
             await seat.send({"type": "ping", "pad": "x" * 600})
             assert await seat.closed() == 1009
+
+
+def test_the_schema_documents_what_the_guards_answer(live_server: LiveServer) -> None:
+    """Every body-taking operation lists 408 and 413, every room URL 429 with Retry-After
+    (the guards answer those before any route runs), each with the error body."""
+    schema = httpx.get(live_server + "/openapi.json").json()
+    checked = 0
+    for path, item in schema["paths"].items():
+        for method, operation in item.items():
+            responses = operation["responses"]
+            expected = {"408", "413"} if method in ("post", "put", "patch") else set()
+            if path.startswith("/api/rooms"):
+                expected.add("429")
+                retry = responses.get("429", {}).get("headers", {})
+                assert "Retry-After" in retry, (method, path)
+            assert expected <= set(responses), (method, path, sorted(responses))
+            for status in expected:
+                content = responses[status]["content"]["application/json"]["schema"]
+                assert content == {"$ref": "#/components/schemas/ErrorBody"}
+            checked += 1
+    assert checked >= 8

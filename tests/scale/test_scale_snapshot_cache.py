@@ -8,8 +8,8 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 import rules
+from app.persist.records import SeatRow, Snapshot
 from app.snapshots import SnapshotCache
-from app.store import SeatRow, Snapshot
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 

@@ -1,5 +1,6 @@
-"""The table helpers' presentation arithmetic, run as the page runs it: ES modules in Chromium,
-with the rule switches the server publishes at GET /api/variants."""
+"""What is left of the table's helpers (web/js/legal.js), run as the page runs them: ES
+modules in Chromium, reading a `legal` object shaped like API.md v1.1's and the variants
+that GET /api/variants publishes. They look things up; they judge nothing."""
 
 from __future__ import annotations
 
@@ -10,54 +11,58 @@ pytestmark = pytest.mark.browser
 
 SCRIPT = """
 async () => {
-  const h = await import("/web/js/helpers.js");
+  const l = await import("/web/js/legal.js");
   const { store } = await import("/web/js/store.js");
   const r51 = store.rules("rummy51");
   const classic = store.rules("classic");
-  const run = (cards) => ({ id: "m1", kind: "run", cards, stands_for: cards });
-  const set = (cards) => ({ id: "m2", kind: "set", cards, stands_for: cards });
-  const view = {
-    seat: 0, turn: 0, phase: "draw", variant: "classic", hand: ["7H", "7S", "2C", "9D"],
-    discard_top: "7D", melds: [], opened: [false, false], must_play: [],
+  const legal = {
+    draw: [], discard: ["2C", "7H", "KD"], must_play: [], opening: null,
+    swaps: [{ card: "QH", meld: "m2" }],
+    layoffs: [{ card: "TH", meld: "m1", end: "high" }, { card: "6H", meld: "m1", end: "low" },
+              { card: "KS", meld: "m3", end: null }, { card: "TH", meld: "m4", end: "low" }],
+    melds: [["7S", "7D", "7C"], ["JK", "5S", "6S"]],
   };
+  const opening = { needed: 51, opened: false,
+                    melds: [{ cards: ["2H", "3H", "4H"], value: 9 },
+                            { cards: ["5S", "6S", "JK"], value: 18 }] };
+  const before = { ...legal, melds: [], layoffs: [], opening };
+  const view = { seat: 0, turn: 0, phase: "play", hand: ["7S", "7D", "7C", "TH", "KD"], melds: [
+    { id: "m1", cards: ["7H", "8H", "9H"] }], discard_top: "4C", legal };
   return {
-    fromServer: store.variants.some((v) => v.name === "rummy51" && v.opening_minimum === 51),
-    jokerInRun: h.arrangeGroup(["5S", "JK", "7S"], r51),
-    jokerFirst: h.arrangeGroup(["JK", "5S", "7S"], r51).cards,
-    aceHigh: h.arrangeGroup(["QH", "KH", "AH"], r51).value,
-    jokerSet: h.arrangeGroup(["9C", "9D", "JK"], r51).value,
-    spareJoker: h.arrangeGroup(["QH", "KH", "JK"], r51),
-    opening: h.openingTotal([["2H", "3H", "4H"], ["5S", "JK", "7S"]], r51),
-    penaltyClassic: h.penaltyTotal(["AS", "KD", "7C"], classic),
-    penalty51: h.penaltyTotal(["AS", "KD", "JK"], r51),
-    highEnd: h.fitsMeld("TH", run(["7H", "8H", "9H"]), classic),
-    lowEnd: h.fitsMeld("6H", run(["7H", "8H", "9H"]), classic),
-    otherSuit: h.fitsMeld("TS", run(["7H", "8H", "9H"]), classic),
-    fourth: h.fitsMeld("KH", set(["KS", "KD", "KC"]), classic),
-    sameSuit: h.fitsMeld("KS", set(["KS", "KD", "JK"]), r51),
-    noWrap: h.fitsMeld("2H", run(["QH", "KH", "AH"]), r51),
-    aceLowOnly: h.fitsMeld("AH", run(["JH", "QH", "KH"]), classic),
-    aceHighToo: h.fitsMeld("AH", run(["JH", "QH", "KH"]), r51),
-    twoHigh: h.fitsGroup(["TH", "JH"], run(["7H", "8H", "9H"]), classic),
-    gap: h.fitsGroup(["TH", "QH"], run(["7H", "8H", "9H"]), classic),
-    jokerGap: h.fitsGroup(["TH", "JK", "QH"], run(["7H", "8H", "9H"]), r51),
-    bothEnds: h.fitsGroup(["6H", "TH"], run(["7H", "8H", "9H"]), classic),
-    tooMany: h.fitsGroup(["KH", "KS"], set(["KD", "KC", "JK"]), r51),
-    lastSuit: h.fitsGroup(["KH"], set(["KD", "KC", "KS"]), classic),
-    swap: h.swapTarget("QH", { kind: "run", cards: ["TH", "JH", "JK", "KH"],
-                               stands_for: ["TH", "JH", "QH", "KH"] }, r51),
-    noSwapClassic: h.swapTarget("QH", { kind: "run", cards: ["TH", "JH", "JK", "KH"],
-                                        stands_for: ["TH", "JH", "QH", "KH"] }, classic),
-    hintDraw: h.suggest(view, classic).key,
-    hintStock: h.suggest({ ...view, discard_top: "KC" }, classic).key,
-    hintMeld: h.suggest({ ...view, phase: "play", hand: ["7H", "7S", "7D", "9D"] }, classic),
-    hintWait: h.suggest({ ...view, turn: 1 }, classic).key,
+    fromServer: Boolean(r51.opening_values) && r51.card_values.JK === 25,
+    same: l.sameCards(["7S", "JK", "5S"], ["5S", "7S", "JK"]),
+    twice: l.sameCards(["JK", "JK", "5S"], ["JK", "5S", "5S"]),
+    listed: l.legalMeld(legal, ["5S", "6S", "JK"]),
+    notListed: l.legalMeld(legal, ["5S", "6S", "7S"]),
+    isMeld: l.isMeld(legal, ["7C", "7S", "7D"]),
+    capped: l.isMeld({ ...legal, melds: Array(64).fill(["AS", "2S", "3S"]) }, ["QH", "KH", "AH"]),
+    notCapped: l.isMeld(legal, ["QH", "KH", "AH"]),
+    beforeOpening: l.isMeld(before, ["4H", "2H", "3H"]),
+    ends: l.layoffsOf(legal, "TH"),
+    fitsOne: [...l.layoffMelds(legal, ["TH"])],
+    fitsBoth: [...l.layoffMelds(legal, ["TH", "6H"])],
+    fitsNone: [...l.layoffMelds(legal, ["TH", "KS"])],
+    swap: [...l.swapMelds(legal, "QH")],
+    noSwap: [...l.swapMelds(legal, "TH")],
+    meter: l.openingTotal(before, [["3H", "2H", "4H"], ["JK", "6S", "5S"], ["9C", "9D"]]),
+    meterOpened: l.openingTotal({ ...before, opening: { ...opening, opened: true } },
+                                [["2H", "3H", "4H"]]),
+    penaltyClassic: l.penaltyTotal(["AS", "KD", "7C"], classic),
+    penalty51: l.penaltyTotal(["AS", "KD", "JK"], r51),
+    penaltyUnknown: l.penaltyTotal(["AS"], store.rules("no-such-variant")),
+    hintMeld: l.suggest(view, classic),
+    hintLayoff: l.suggest({ ...view, legal: { ...legal, melds: [] } }, classic).cards,
+    hintDiscard: l.suggest({ ...view, legal: { ...legal, melds: [], layoffs: [] } }, classic).cards,
+    hintOpening: l.suggest({ ...view, hand: ["2H", "3H", "4H", "5S", "6S", "JK", "KD"],
+                             legal: before }, r51).key,
+    hintDraw: l.suggest({ ...view, legal: { ...legal, draw: ["stock", "discard"] } }, classic).key,
+    hintWait: l.suggest({ ...view, legal: null }, classic).key,
   };
 }
 """
 
 
-async def test_helpers_do_presentation_arithmetic(pages) -> None:
+async def test_the_helpers_read_legal_and_the_variants(pages) -> None:
     page = await pages.page(path="/")
     await expect(page.locator("#lobby")).to_be_visible()
     await page.wait_for_function(
@@ -65,30 +70,25 @@ async def test_helpers_do_presentation_arithmetic(pages) -> None:
     )
     r = await page.evaluate(SCRIPT)
     assert r["fromServer"]
-    assert r["jokerInRun"] == {"cards": ["5S", "JK", "7S"], "value": 18, "kind": "run"}
-    assert r["jokerFirst"] == ["5S", "JK", "7S"]
-    assert r["aceHigh"] == 30
-    assert r["jokerSet"] == 27
-    assert r["spareJoker"]["cards"] == ["QH", "KH", "JK"] and r["spareJoker"]["value"] == 30
-    assert r["opening"] == 27
-    assert r["penaltyClassic"] == 18
-    assert r["penalty51"] == 46
-    assert r["highEnd"] == {"low": False, "high": True}
-    assert r["lowEnd"] == {"low": True, "high": False}
-    assert r["otherSuit"] is None
-    assert r["fourth"] == {"set": True}
-    assert r["sameSuit"] is None
-    assert r["noWrap"] is None
-    assert r["aceLowOnly"] is None
-    assert r["aceHighToo"] == {"low": False, "high": True}
-    assert r["twoHigh"] is True and r["gap"] is False and r["jokerGap"] is True
-    assert r["bothEnds"] is True and r["tooMany"] is False and r["lastSuit"] is True
-    assert r["swap"] is True and r["noSwapClassic"] is False
-    assert r["hintDraw"] == "hintDrawDiscard"
-    assert r["hintStock"] == "hintDrawStock"
-    assert r["hintMeld"]["key"] == "hintMeld" and sorted(r["hintMeld"]["cards"]) == [
-        "7D",
-        "7H",
-        "7S",
+    assert r["same"] is True and r["twice"] is False
+    assert r["listed"] == ["JK", "5S", "6S"]  # in the server's order, which the move sends
+    assert r["notListed"] is None
+    assert r["isMeld"] is True and r["notCapped"] is False
+    assert r["capped"] is True  # a full list may have left the selection out
+    assert r["beforeOpening"] is True
+    assert r["ends"] == [
+        {"card": "TH", "meld": "m1", "end": "high"},
+        {"card": "TH", "meld": "m4", "end": "low"},
     ]
+    assert sorted(r["fitsOne"]) == ["m1", "m4"]
+    assert r["fitsBoth"] == ["m1"] and r["fitsNone"] == []
+    assert r["swap"] == ["m2"] and r["noSwap"] == []
+    assert r["meter"] == 27  # 9 + 18; an unlisted group counts nothing
+    assert r["meterOpened"] == 0
+    assert r["penaltyClassic"] == 18 and r["penalty51"] == 46 and r["penaltyUnknown"] == 0
+    assert r["hintMeld"]["key"] == "hintMeld" and r["hintMeld"]["cards"] == ["7S", "7D", "7C"]
+    assert r["hintLayoff"] == ["TH"]
+    assert r["hintDiscard"] == ["KD"]  # the costliest card legal lets go
+    assert r["hintOpening"] == "hintDiscard"  # 27 is short of 51: no meld suggested
+    assert r["hintDraw"] == "hintDrawStock"
     assert r["hintWait"] == "hintWait"

@@ -163,3 +163,24 @@ async def test_match_winner_and_new_round(pages, http) -> None:
     await expect(page.locator("#hand-end")).to_be_hidden()
     await expect(page.locator("#scores tr.total td").first).to_have_text("0")
     await expect(page.locator("#hand .card")).to_have_count(10)
+
+
+async def test_lobby_offers_rummy51s_limit_and_the_table_shows_it(pages, http) -> None:
+    page = await pages.page(path="/")
+    await expect(page.locator("#lobby-form")).to_be_visible()
+    await expect(page.locator("#limit")).to_have_count(0)  # classic has no penalty limit
+    await page.locator("#variant-rummy51").check()
+    limit = page.locator("#limit")
+    await expect(limit).to_have_value("101")
+    options = await limit.locator("option").evaluate_all("els => els.map((e) => e.value)")
+    assert options == ["101", "201", "301"]
+    await limit.select_option("201")
+    await page.get_by_label("Tegen de computer").check()
+    await page.locator("#name").fill("Anna")
+    await page.get_by_role("button", name="Spel maken").click()
+    await expect(page.locator("#match-limit")).to_have_text(
+        "De partij eindigt na de ronde waarin iemand 201 strafpunten haalt."
+    )
+    room = page.url.split("/r/")[1].split("#")[0]
+    summary = (await http.get(f"/api/rooms/{room}")).json()
+    assert summary["variant"] == "rummy51" and summary["options"]["limit"] == 201

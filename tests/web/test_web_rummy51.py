@@ -77,38 +77,3 @@ async def test_phone_width_has_no_horizontal_scroll_and_cards_are_tappable(pages
         assert hit, f"card {i} is covered"
     await page.evaluate("() => window.scrollTo(0, 0)")
     await screenshot(page, "table-phone-rummy51")
-
-
-async def test_rummy51_opening_shows_the_jokers_role_and_swaps_it(pages, http) -> None:
-    hand = ["TH", "JH", "JK", "KH", "9S", "9D", "9C", "QH", "8H", "2C", "5D", "7S", "4S"]
-    body = {
-        "variant": "rummy51",
-        "players": 2,
-        "mode": "computer",
-        "name": "Anna",
-        "bots": {"1": "easy"},
-        "deal": deal("rummy51", [hand, []], discard=["4C"], stock_top=["6H"]),
-    }
-    created = (await http.post("/api/rooms", json=body)).json()
-    page = await pages.page(path=f"/r/{created['room']}#seat={created['token']}")
-    await page.locator('[data-action="draw"][data-source="stock"]').click()
-    await expect(page.locator("#hand .card")).to_have_count(14)
-    for code in ("TH", "JH", "JK", "KH"):
-        await page.locator(f'#hand .card[data-card="{code}"]').click()
-    await page.get_by_role("button", name="+ Groep").click()
-    for code in ("9S", "9D", "9C"):
-        await page.locator(f'#hand .card[data-card="{code}"]').click()
-    meter = page.locator("#opening-meter")
-    await expect(meter).to_contain_text("Opening: 67 / 51")  # 10+10+(Q)10+10 + 27
-    await expect(meter).to_contain_text("genoeg om te openen")
-    await page.get_by_role("button", name="Uitleggen").click()
-    await expect(page.locator("#melds .meld")).to_have_count(2)
-    await expect(page.locator("#opening-meter")).to_have_count(0)
-    joker = page.locator("#melds .card.joker-as")
-    await expect(joker).to_have_attribute("aria-label", "joker, staat voor harten vrouw")
-
-    await page.locator('#hand .card[data-card="QH"]').click()
-    await page.get_by_role("button", name="Joker ruilen").click()
-    await expect(page.locator('#hand .card[data-card="JK"]')).to_be_visible()
-    await expect(page.locator("#melds .card.joker-as")).to_have_count(0)
-    await expect(page.locator(".meter.warn")).to_contain_text("Speel je joker deze beurt nog uit")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-RANKS = "A23456789TJQK"
-SUITS = "CDHS"
-PACKS = {"classic": (1, 0, 10), "basic": (1, 0, 10), "rummy51": (2, 2, 13)}
+from rummytest import pack
+
+import rules
 
 
 def deal(
@@ -17,8 +17,8 @@ def deal(
 ) -> dict[str, Any]:
     """Every card of the pack exactly once: the given hands (filled up from the rest of the
     pack when short), the discard pile (top last) and the stock (top first)."""
-    decks, jokers, size = PACKS[variant]
-    left = [r + s for s in SUITS for r in RANKS] * decks + ["JK"] * jokers
+    size = rules.get_variant(variant).hand_size[len(hands)]
+    left = pack(variant)
     wanted = [c for h in hands for c in h] + discard + (stock_top or [])
     for card in wanted:
         left.remove(card)

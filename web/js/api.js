@@ -40,8 +40,9 @@ export const getState = (id, token) => request("GET", `${room(id)}/state`, { tok
 export const getLog = (id, token) => request("GET", `${room(id)}/log`, { token });
 export const sendMove = (id, token, move, version) =>
   request("POST", `${room(id)}/moves`, { token, body: { move, version } });
-export const sendVote = (id, token, vote) =>
-  request("POST", `${room(id)}/votes`, { token, body: { vote } });
+// The version makes a repeated vote (a double click) a no-op once its hand is dealt.
+export const sendVote = (id, token, vote, version) =>
+  request("POST", `${room(id)}/votes`, { token, body: { vote, version } });
 
 /** Close codes the server uses for 401/403/404/410: the error code each stands for. */
 const FATAL = { 4401: "unauthorized", 4403: "forbidden", 4404: "room_not_found", 4410: "room_expired" };

@@ -1,5 +1,5 @@
-// Card codes as the API writes them ("7H", "TD", "JK"): names, colours, values for the
-// meters, and the card element. Presentation only: the server decides what is legal.
+// Card codes as the API writes them ("7H", "TD", "JK"): names, colours, sort orders and the
+// card element. Presentation only: values come from GET /api/variants, legality from the view.
 import { t, table } from "./i18n.js";
 
 export const RANKS = ["A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K"];
@@ -33,25 +33,10 @@ export function cardShort(code) {
 
 export const cardsShort = (codes) => codes.map(cardShort).join(" ");
 
-const NUMBERS = { 2: 2, 3: 3, 4: 4, 5: 5, 6: 6, 7: 7, 8: 8, 9: 9, T: 10 };
-const ACE_1 = { A: 1, ...NUMBERS, J: 10, Q: 10, K: 10 };
-/** Used until GET /api/variants answers: the same switches the server publishes. */
-export const DEFAULT_RULES = {
-  classic: { name: "classic", min_players: 2, max_players: 2, ace_high: false, set_suits_distinct: true, layoff_before_first_meld: true, opening_minimum: null, opening_values: null, joker_swap: false, scoring: "winner_takes_all", card_values: ACE_1 },
-  basic: { name: "basic", min_players: 2, max_players: 4, ace_high: false, set_suits_distinct: true, layoff_before_first_meld: true, opening_minimum: null, opening_values: null, joker_swap: false, scoring: "winner_takes_all", card_values: ACE_1 },
-  rummy51: { name: "rummy51", min_players: 2, max_players: 4, ace_high: true, set_suits_distinct: true, layoff_before_first_meld: false, opening_minimum: 51, opening_values: { A: 10, ...NUMBERS, J: 10, Q: 10, K: 10 }, joker_swap: true, scoring: "penalty", card_values: { A: 11, ...NUMBERS, J: 10, Q: 10, K: 10, JK: 25 } },
-};
-
-/** What a card left in hand costs when someone goes out: the variant's `card_values`. */
+/** What a card left in hand costs when someone goes out: the variant's `card_values`
+ * (GET /api/variants); 0 until the variants have arrived. */
 export function handValue(code, rules) {
-  const values = rules?.card_values || ACE_1;
-  return values[isJoker(code) ? "JK" : code[0]] ?? (isJoker(code) ? 25 : 0);
-}
-
-/** A card's value towards the opening minimum: the variant's `opening_values`. */
-export function openingValue(code, rules) {
-  const values = rules?.opening_values || DEFAULT_RULES.rummy51.opening_values;
-  return values[code[0]] ?? 0;
+  return rules?.card_values?.[isJoker(code) ? "JK" : code[0]] ?? 0;
 }
 
 const suitOrder = (code) => (isJoker(code) ? 9 : SUITS.indexOf(code[1]));

@@ -1,7 +1,7 @@
 // Every user input, turned into store changes or API calls. One delegated listener per
 // kind of event; hooks are data-* attributes.
 import { delegate } from "./dom.js";
-import { arrangeGroup, suggest } from "./helpers.js";
+import { legalMeld, legalOf, suggest } from "./legal.js";
 import { lang, setLang, t } from "./i18n.js";
 import { forgetGame, inviteUrl } from "./saved.js";
 
@@ -19,7 +19,10 @@ export function bindEvents(store, game) {
       store.showToast(t("selectMeld"));
       return;
     }
-    const melds = groups.map((g) => arrangeGroup(g, store.rules()).cards);
+    // Sent in the order `legal.melds` lists them, so the joker's place is the one the
+    // opening meter counted; a meld missing from a full list goes as the player holds it.
+    const legal = legalOf(store.view);
+    const melds = groups.map((g) => legalMeld(legal, g) || g);
     game.move({ type: "meld", melds });
   }
 
@@ -44,7 +47,7 @@ export function bindEvents(store, game) {
   function act() {
     const view = store.view;
     if (!myTurn()) return;
-    if (view.phase === "draw") game.move({ type: "draw", source: "stock" });
+    if (view.phase === "draw") game.move({ type: "draw", source: legalOf(view).draw.includes("discard") && !legalOf(view).draw.includes("stock") ? "discard" : "stock" });
     else if (store.selected.size === 1 && !store.staged.length) discard();
     else meldMove();
   }
@@ -55,7 +58,10 @@ export function bindEvents(store, game) {
       store.emit();
     },
     draw: (el) => game.move({ type: "draw", source: el.dataset.source }),
-    select: (el) => store.toggle(el.dataset.id),
+    select: (el) => {
+      // A staged card already belongs to a meld of the next "Uitleggen".
+      if (!store.stagedIds().has(el.dataset.id)) store.toggle(el.dataset.id);
+    },
     meld: meldMove,
     stage: () => store.stageSelection(),
     unstage: () => store.update({ staged: [] }),
@@ -118,7 +124,7 @@ export function bindEvents(store, game) {
   delegate(body, "keydown", ".hand .card", (ev, el) => {
     if (ev.key === " ") {
       ev.preventDefault();
-      store.toggle(el.dataset.id);
+      if (!store.stagedIds().has(el.dataset.id)) store.toggle(el.dataset.id);
     } else if (ev.key === "Enter") {
       ev.preventDefault();
       act();

@@ -149,6 +149,7 @@ const game = {
     const f = store.extra.lobby;
     const players = Number(f.players) || 2;
     const body = { variant: f.variant, players, mode: f.mode, name: f.name || t("defaultName", { n: 1 }) };
+    if (store.rules(f.variant).penalty_limits?.length) body.limit = Number(f.limit) || store.rules(f.variant).penalty_limit;
     if (f.mode === "computer") {
       body.bots = Object.fromEntries(Array.from({ length: players - 1 }, (_, i) => [String(i + 1), f.level || "medium"]));
     }
@@ -195,9 +196,11 @@ const game = {
   async vote(kind) {
     const s = store.session;
     const tokens = s.mode === "local" && s.tokens ? [s.token, ...Object.values(s.tokens).filter((x) => x && x !== s.token)] : [s.token];
+    let version = store.view?.version;
     try {
       for (const token of tokens) {
-        const view = unwrapView(await api.sendVote(s.room, token, kind));
+        const view = unwrapView(await api.sendVote(s.room, token, kind, version));
+        version = view.version;
         if (token === s.token) applyView(view);
         const done = !["hand_over", "match_over"].includes(view.phase) && kind === "next_hand";
         if (done || (view.votes?.[kind] || []).length === 0) break;

@@ -24,6 +24,8 @@ function sheetRows(store, view) {
 
 export function renderScores(store, view, extra = null) {
   const n = view.scores.length;
+  // The room's penalty limit; a room that chose none plays to the variant's.
+  const limit = view.limit ?? store.rules(view.variant).penalty_limit;
   const rows = sheetRows(store, view);
   const head = h("tr", {}, h("th", { scope: "col", text: t("sheetHand") }),
     Array.from({ length: n }, (_, i) => h("th", { scope: "col", text: seatName(view, i) })));
@@ -35,6 +37,7 @@ export function renderScores(store, view, extra = null) {
   return h("section", { class: "scores", id: "scores" },
     h("h2", { text: `${t("sheet")} · ${t("handNo", { n: view.hand_number })}` }),
     h("table", { class: "sheet" }, h("thead", {}, head), h("tbody", {}, body, total)),
+    limit ? h("p", { class: "match-limit", id: "match-limit", text: t("matchLimit", { n: limit }) }) : null,
     extra,
   );
 }
@@ -49,7 +52,7 @@ function resultLine(view, r) {
 function explanation(view, r, rules) {
   if (r.reason !== "out" || r.winner === null || r.winner === undefined) return null;
   const name = seatName(view, r.winner);
-  const extra = r.rummy ? ` ${t(rules.scoring === "penalty" ? "explainRummyPenalty" : "explainRummyDouble", { n: rules.going_rummy_penalty || 25 })}` : "";
+  const extra = r.rummy ? ` ${t(rules.scoring === "penalty" ? "explainRummyPenalty" : "explainRummyDouble", { n: rules.going_rummy_penalty })}` : "";
   if (rules.scoring === "penalty") return t("explainPenalty", { name }) + extra;
   return t("explainWinner", { name, n: r.points[r.winner] }) + extra;
 }

@@ -1,26 +1,11 @@
 // The pages before a table: the lobby (new game, saved games), a variant's rules, joining.
-import { DEFAULT_RULES } from "./cards.js";
 import { h } from "./dom.js";
 import { t, table } from "./i18n.js";
 import { savedGames } from "./saved.js";
 
-const FALLBACK = [
-  { name: "classic", min: 2, max: 2 },
-  { name: "basic", min: 2, max: 4 },
-  { name: "rummy51", min: 2, max: 4 },
-];
-
-/** Read the variants from GET /api/variants, whatever its exact wrapping. */
+/** GET /api/variants, with each rule set's players range as `min` and `max`. */
 export function normalizeVariants(data) {
-  let list = data;
-  if (data && !Array.isArray(data)) list = data.variants ?? Object.entries(data).map(([name, v]) => ({ name, ...v }));
-  if (!Array.isArray(list) || !list.length) return FALLBACK;
-  return list.map((v) => {
-    const range = v.players_range ?? v.players ?? [v.min_players ?? v.players_min, v.max_players ?? v.players_max];
-    const [min, max] = Array.isArray(range) ? range : [range?.min, range?.max];
-    const fb = FALLBACK.find((f) => f.name === v.name) || { min: 2, max: 4 };
-    return { ...(DEFAULT_RULES[v.name] || {}), ...v, name: v.name, min: Number(min) || fb.min, max: Number(max) || fb.max };
-  });
+  return (Array.isArray(data) ? data : []).map((v) => ({ ...v, min: v.min_players, max: v.max_players }));
 }
 
 function variantOption(v, form) {
@@ -62,10 +47,11 @@ function savedList(kind, title, games) {
 
 export function renderLobby(store) {
   const form = store.extra.lobby;
-  const variants = store.variants.length ? store.variants : FALLBACK;
-  const chosen = variants.find((v) => v.name === form.variant) || variants[0];
+  const variants = store.variants;
+  const chosen = variants.find((v) => v.name === form.variant) || variants[0] || {};
   const counts = [];
   for (let n = chosen.min; n <= chosen.max; n += 1) counts.push(n);
+  const limit = Number(form.limit) || chosen.penalty_limit;
   const games = savedGames();
   return h("div", { class: "lobby", id: "lobby" },
     h("form", { class: "card-panel", id: "lobby-form", data: { form: "create" } },
@@ -81,6 +67,11 @@ export function renderLobby(store) {
               h("select", { name: "players", id: "players", data: { field: "players" } },
                 counts.map((n) => h("option", { value: String(n), selected: Number(form.players) === n, text: String(n) }))))
           : null,
+        chosen.penalty_limits?.length
+          ? h("label", { class: "field" }, h("span", { text: t("limit") }),
+              h("select", { name: "limit", id: "limit", data: { field: "limit" } },
+                chosen.penalty_limits.map((n) => h("option", { value: String(n), selected: limit === n, text: t("limitN", { n }) }))))
+          : null,
         form.mode === "computer"
           ? h("label", { class: "field" }, h("span", { text: t("level") }),
               h("select", { name: "level", id: "level", data: { field: "level" } },
@@ -88,7 +79,7 @@ export function renderLobby(store) {
           : null,
         h("label", { class: "field grow" }, h("span", { text: t("yourName") }),
           h("input", { name: "name", id: "name", maxlength: "24", autocomplete: "nickname", placeholder: t("namePlaceholder"), value: form.name, data: { field: "name" } }))),
-      h("button", { type: "submit", class: "btn primary big", id: "create", text: t("create") }),
+      h("button", { type: "submit", class: "btn primary big", id: "create", disabled: !variants.length, text: t("create") }),
     ),
     h("section", { class: "card-panel saved", id: "saved" },
       h("h2", { text: t("savedTitle") }),

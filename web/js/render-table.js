@@ -1,7 +1,7 @@
 // The table during a hand: opponents, stock and discard, melds, helpers, actions, your hand.
 import { cardName, cardsShort, isJoker, renderBack, renderCard } from "./cards.js";
 import { h } from "./dom.js";
-import { fitsGroup, fitsMeld, openingTotal, penaltyTotal, swapTarget } from "./helpers.js";
+import { isMeld, layoffMelds, layoffsOf, legalMeld, legalOf, openingTotal, penaltyTotal, swapMelds } from "./legal.js";
 import { t } from "./i18n.js";
 import { describeMove, seatName } from "./names.js";
 import { inviteUrl, seatUrl } from "./saved.js";
@@ -49,16 +49,16 @@ function opponent(view, seat, local) {
   );
 }
 
-function pile(view, myTurn) {
-  const canDraw = myTurn && view.phase === "draw";
+function pile(view, legal) {
+  const canDraw = (source) => legal.draw.includes(source);
   const stock = h(
     "button",
     {
       type: "button",
-      class: ["pile", "stock", canDraw && "can"],
+      class: ["pile", "stock", canDraw("stock") && "can"],
       data: { action: "draw", source: "stock" },
       "aria-label": t("stockLabel", { n: view.stock_count }),
-      disabled: !canDraw,
+      disabled: !canDraw("stock"),
     },
     renderBack(),
     h("span", { class: "pile-count", text: String(view.stock_count) }),
@@ -69,10 +69,10 @@ function pile(view, myTurn) {
     "button",
     {
       type: "button",
-      class: ["pile", "discard", canDraw && top && "can", lastDiscard && "last"],
+      class: ["pile", "discard", canDraw("discard") && "can", lastDiscard && "last"],
       data: { action: "draw", source: "discard" },
       "aria-label": top ? t("discardLabel", { card: cardName(top) }) : t("discardEmpty"),
-      disabled: !canDraw || !top,
+      disabled: !canDraw("discard"),
     },
     top ? renderCard(top) : h("div", { class: "card empty", "aria-hidden": "true" }),
     h("span", { class: "pile-count", text: String(view.discard_count) }),
@@ -110,10 +110,12 @@ function lastMeldIds(view) {
 }
 
 function meldView(view, meld, ctx) {
-  const { selection, canPlay, lastIds } = ctx;
-  const single = selection.length === 1 ? fitsMeld(selection[0], meld, ctx.rules) : null;
-  const fitsAll = selection.length > 0 && fitsGroup(selection, meld, ctx.rules);
-  const swappable = selection.length === 1 && swapTarget(selection[0], meld, ctx.rules);
+  const { selection, canPlay, lastIds, legal } = ctx;
+  // Lit exactly where `legal` says: the run ends listed for a single card, the melds every
+  // selected card may go onto, the joker swaps open now.
+  const ends = new Set(selection.length === 1 ? layoffsOf(legal, selection[0]).filter((l) => l.meld === meld.id).map((l) => l.end) : []);
+  const fitsAll = ctx.fits.has(meld.id);
+  const swappable = selection.length === 1 && swapMelds(legal, selection[0]).has(meld.id);
   const cards = meld.cards.map((c, i) => {
     const stands = meld.stands_for?.[i];
     if (isJoker(c) && stands && !isJoker(stands)) {
@@ -143,9 +145,9 @@ function meldView(view, meld, ctx) {
       tabindex: canPlay && selection.length ? "0" : null,
       "aria-label": fitsAll ? `${label}, ${t("fitsHere")}` : label,
     },
-    canPlay && single?.low ? end("low") : null,
+    canPlay && ends.has("low") ? end("low") : null,
     h("div", { class: "meld-cards" }, cards),
-    canPlay && single?.high ? end("high") : null,
+    canPlay && ends.has("high") ? end("high") : null,
     canPlay && swappable ? h("button", { type: "button", class: "swap", data: { action: "swap", meld: meld.id }, text: t("swap") }) : null,
   );
 }
@@ -155,14 +157,14 @@ function melds(view, ctx) {
   return h("section", { class: "melds", id: "melds" }, view.melds.map((m) => meldView(view, m, ctx)));
 }
 
-function meters(store, view, myTurn) {
+function meters(store, view, myTurn, legal) {
   const items = [];
   const hand = view.hand || [];
   const rules = store.rules(view.variant);
-  const minimum = rules.opening_minimum;
-  if (minimum && !view.opened?.[view.seat] && PLAYING.includes(view.phase)) {
+  const minimum = legal.opening && !legal.opening.opened ? legal.opening.needed : 0;
+  if (minimum) {
     const groups = [...store.staged.map((ids) => store.codesOf(ids)), store.selectedCodes()];
-    const n = openingTotal(groups, rules);
+    const n = openingTotal(legal, groups);
     items.push(h("div", { class: ["meter", "opening", n >= minimum && "ok"], id: "opening-meter", data: { value: String(n) } },
       h("span", { class: "meter-text", text: t("openingMeter", { n, min: minimum }) }),
       h("span", { class: "bar", "aria-hidden": "true" }, h("span", { class: "fill", style: `width:${Math.min(100, (n / minimum) * 100)}%` })),
@@ -185,9 +187,12 @@ function meters(store, view, myTurn) {
   return h("div", { class: "meters" }, items);
 }
 
-function actions(store, view, myTurn, anyFits) {
+function actions(store, view, myTurn, anyFits, legal) {
   const play = myTurn && view.phase === "play";
   const n = store.selected.size;
+  const selection = store.selectedCodes();
+  // A selection is a meld when `legal.melds` lists it; staged melds were checked when staged.
+  const meldable = n > 0 && isMeld(legal, selection);
   const btn = (action, label, { enabled = true, cls = "" } = {}) =>
     h("button", { type: "button", class: ["btn", cls], data: { action }, disabled: !enabled, text: label });
   const tool = (action, label, name, enabled = true) =>
@@ -195,14 +200,15 @@ function actions(store, view, myTurn, anyFits) {
   const staged = store.staged.length
     ? h("div", { class: "staged", id: "staged" },
         h("span", { text: t("staged") }),
-        store.staged.map((ids) => h("span", { class: "group", text: cardsShort(store.codesOf(ids)) })),
+        // In the order the meld goes out, so a joker shows the place it will take.
+        store.staged.map((ids) => h("span", { class: "group", text: cardsShort(legalMeld(legal, store.codesOf(ids)) || store.codesOf(ids)) })),
         btn("unstage", t("clearStaged"), { cls: "link" }))
     : null;
   return h("div", { class: "actions" },
     h("div", { class: "row main-actions" },
-      btn("meld", t("meld"), { enabled: play && (n > 0 || store.staged.length > 0), cls: "primary" }),
-      btn("stage", t("stage"), { enabled: play && n > 0 }),
-      btn("discard", t("discard"), { enabled: play && n === 1, cls: "primary" }),
+      btn("meld", t("meld"), { enabled: play && (meldable || (n === 0 && store.staged.length > 0)), cls: "primary" }),
+      btn("stage", t("stage"), { enabled: play && meldable }),
+      btn("discard", t("discard"), { enabled: play && n === 1 && legal.discard.includes(selection[0]), cls: "primary" }),
       btn("hint", t("hint"), { enabled: myTurn && PLAYING.includes(view.phase) }),
     ),
     play && n > 0 && anyFits ? h("p", { class: "help", text: t("layoffHelp") }) : null,
@@ -269,17 +275,19 @@ export function renderTable(store) {
   const myTurn = view.turn === view.seat && PLAYING.includes(view.phase);
   const others = [];
   for (let i = 1; i < view.hand_counts.length; i += 1) others.push((view.seat + i) % view.hand_counts.length);
-  const ctx = { selection: store.selectedCodes(), canPlay: myTurn && view.phase === "play", lastIds: lastMeldIds(view), rules: store.rules(view.variant) };
-  const anyFits = ctx.selection.length > 0 && view.melds.some((m) => fitsGroup(ctx.selection, m, ctx.rules));
+  const legal = legalOf(view);
+  const selection = store.selectedCodes();
+  const ctx = { selection, canPlay: myTurn && view.phase === "play", lastIds: lastMeldIds(view), legal, fits: layoffMelds(legal, selection) };
+  const anyFits = ctx.fits.size > 0;
   const needInvite = session.mode === "online" && (view.phase === "waiting" || (view.seats || []).some((s) => !s.name && !s.bot));
   const me = view.seats?.[view.seat] || {};
   return h("div", { class: ["table", `phase-${view.phase}`, myTurn && "my-turn"], id: "table", data: { phase: view.phase, seat: String(view.seat) } },
     needInvite ? renderInvite(view, session, store.inviteCopied === session.room) : null,
     h("div", { class: "opponents" }, others.map((s) => opponent(view, s, session.mode === "local"))),
-    h("div", { class: "center" }, pile(view, myTurn), status(view, myTurn)),
+    h("div", { class: "center" }, pile(view, legal), status(view, myTurn)),
     melds(view, ctx),
-    meters(store, view, myTurn),
-    PLAYING.includes(view.phase) ? actions(store, view, myTurn, anyFits) : null,
+    meters(store, view, myTurn, legal),
+    PLAYING.includes(view.phase) ? actions(store, view, myTurn, anyFits, legal) : null,
     h("div", { class: ["me", myTurn && "turn"], data: { seat: String(view.seat) } },
       dot({ ...me, connected: store.connection === "open" }),
       h("span", { class: "name", text: `${seatName(view, view.seat)} (${t("you")})` }),

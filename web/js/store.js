@@ -1,6 +1,6 @@
 // The one place state lives: the server's view plus what this browser adds (card order,
 // selection, staged melds, banners). Every change dispatches "change".
-import { DEFAULT_RULES, compareByRank, compareBySuit } from "./cards.js";
+import { compareByRank, compareBySuit } from "./cards.js";
 
 let nextId = 1;
 
@@ -51,9 +51,9 @@ export class Store extends EventTarget {
     this.extra = {}; // page data: join summary, rules variant
   }
 
-  /** The rule switches of `name` (GET /api/variants), for presentation only. */
+  /** The rule set `name` as GET /api/variants publishes it ({} until it has answered). */
   rules(name = this.view?.variant) {
-    return this.variants.find((v) => v.name === name) || DEFAULT_RULES[name] || DEFAULT_RULES.classic;
+    return this.variants.find((v) => v.name === name) || {};
   }
 
   emit() {

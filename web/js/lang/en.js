@@ -13,6 +13,9 @@ export default {
   modeLocalHelp: "Everyone takes turns on this screen.",
   modeComputer: "Against the computer",
   modeComputerHelp: "The computer plays the other seats.",
+  limit: "Match up to",
+  limitN: "{n} penalty points",
+  matchLimit: "The match ends after the hand in which someone reaches {n} penalty points.",
   level: "Computer level",
   levelEasy: "Easy",
   levelMedium: "Medium",
@@ -176,6 +179,6 @@ export default {
   variantSummaries: {
     classic: "2 players, 10 cards, no jokers. Sets and runs; ace low. Going out scores the opponent's cards. First to 100 wins.",
     basic: "2–4 players, 10 or 7 cards, no jokers. Going rummy doubles the points. Target 100, 150 or 200.",
-    rummy51: "2–4 players, two decks with jokers, 13 cards. Open with 51 points; penalty points up to 101.",
+    rummy51: "2–4 players, two decks with jokers, 13 cards. Open with 51 points; penalty points up to 101, 201 or 301.",
   },
 };

@@ -14,6 +14,9 @@ export default {
   modeLocalHelp: "Iedereen speelt om de beurt op dit scherm.",
   modeComputer: "Tegen de computer",
   modeComputerHelp: "De andere plaatsen speelt de computer.",
+  limit: "Partij tot",
+  limitN: "{n} strafpunten",
+  matchLimit: "De partij eindigt na de ronde waarin iemand {n} strafpunten haalt.",
   level: "Niveau van de computer",
   levelEasy: "Makkelijk",
   levelMedium: "Gemiddeld",
@@ -188,6 +191,6 @@ export default {
   variantSummaries: {
     classic: "2 spelers, 10 kaarten, geen jokers. Sets en reeksen; aas laag. Wie uitgaat krijgt de waarde van de kaarten van de ander. Eerst 100 wint.",
     basic: "2–4 spelers, 10 of 7 kaarten, geen jokers. Rummy gaan verdubbelt de punten. Doel 100, 150 of 200.",
-    rummy51: "2–4 spelers, twee spellen met jokers, 13 kaarten. Open met 51 punten; strafpunten tot 101.",
+    rummy51: "2–4 spelers, twee spellen met jokers, 13 kaarten. Open met 51 punten; strafpunten tot 101, 201 of 301.",
   },
 };

@@ -23,6 +23,6 @@ export default {
     ["Opening with 51", ["Your first meld move must total at least 51 points; several melds may count together. Values: 2-10 their number, J/Q/K/A 10, a joker the card it stands for. Before opening you may not lay off or swap a joker."]],
     ["Building and jokers", ["After opening, lay off onto any meld. Holding the natural card a joker in a run stands for, you may swap it in and take the joker. A 3-card set with a joker frees the joker when you lay off both missing suits. A freed joker must be played again in the same turn."]],
     ["Going out", ["You must go out with a discard. Going rummy: a player who had not melded before melds all cards but one in a single turn (without laying off) and discards the last; no 51 needed, and everyone else gets 25 extra penalty points."]],
-    ["Penalty points", ["Everyone who did not go out adds the value of their cards: 2-10 their number, faces 10, ace 11, joker 25. After the hand in which someone reaches 101 or more, the match ends; the lowest total wins."]],
+    ["Penalty points", ["Everyone who did not go out adds the value of their cards: 2-10 their number, faces 10, ace 11, joker 25. After the hand in which someone reaches the limit chosen for the room (101, 201 or 301) or more, the match ends; the lowest total wins."]],
   ],
 };

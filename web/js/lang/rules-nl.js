@@ -23,6 +23,6 @@ export default {
     ["Openen met 51", ["Je eerste uitleg moet samen minstens 51 punten waard zijn; je mag er meerdere combinaties voor combineren. Waarden: 2–10 hun getal, boer/vrouw/heer/aas 10, een joker de kaart die hij vervangt. Vóór het openen mag je niet aanleggen en geen joker ruilen."]],
     ["Bouwen en jokers", ["Na het openen leg je aan bij elke combinatie. Heb je de echte kaart waar een joker in een reeks voor staat, dan mag je die ruilen en de joker nemen. Een set van drie met een joker geeft de joker vrij als je beide ontbrekende kleuren aanlegt. Een vrijgekomen joker moet je in dezelfde beurt weer uitspelen."]],
     ["Uitgaan", ["Je moet uitgaan met een aflegkaart. Rummy gaan: wie nog niets had uitgelegd en in één beurt alles op één kaart na uitlegt (zonder aan te leggen) en de laatste aflegt, hoeft geen 51 te halen; de anderen krijgen 25 extra strafpunten."]],
-    ["Strafpunten", ["Wie niet uitging, telt de eigen kaarten als strafpunten: 2–10 hun getal, plaatjes 10, aas 11, joker 25. Na de hand waarin iemand 101 of meer heeft, eindigt de wedstrijd; de laagste stand wint."]],
+    ["Strafpunten", ["Wie niet uitging, telt de eigen kaarten als strafpunten: 2–10 hun getal, plaatjes 10, aas 11, joker 25. Na de hand waarin iemand de grens van de kamer (101, 201 of 301) haalt, eindigt de wedstrijd; de laagste stand wint."]],
   ],
 };

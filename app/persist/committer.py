@@ -3,8 +3,8 @@
 A move's write is one UPDATE (the version compare-and-swap) and one log row; its cost is
 mostly the transaction around them (the thread hop per statement on SQLite, the commit's
 fsync). So moves queue here, and one task at a time takes everything queued and writes it
-in one transaction through `Store.commit_many`; a move is answered only once that
-transaction committed. With one move waiting the batch is that move alone, so an idle
+in one transaction through a `Writer` (app/persist/store.py); a move is answered only
+once that transaction committed. With one move waiting the batch is that move alone, so an idle
 server adds no delay; under load the batches grow and each commit serves many moves.
 
 Safe because nothing in a batch depends on another entry: each entry keeps its own
@@ -22,7 +22,8 @@ import logging
 from datetime import datetime
 
 from app.errors import StaleVersion
-from app.store import Commit, Snapshot, Store
+from app.persist.records import Commit, Snapshot
+from app.persist.store import Writer
 
 log = logging.getLogger("rummy.committer")
 
@@ -32,8 +33,12 @@ _Item = tuple[Snapshot, Commit, datetime, "asyncio.Future[int]"]
 
 
 class GroupCommitter:
-    def __init__(self, store: Store, max_batch: int = MAX_BATCH) -> None:
-        self._store = store
+    def __init__(
+        self, writer: Writer, fallback: Writer | None = None, max_batch: int = MAX_BATCH
+    ) -> None:
+        self._writer = writer
+        # Where a failed batch's entries go one by one (the engine, for the one-hop writers).
+        self._fallback = fallback or writer
         self._max_batch = max_batch
         self._queue: list[_Item] = []
         self._task: asyncio.Task[None] | None = None
@@ -66,27 +71,31 @@ class GroupCommitter:
 
     async def _write(self, batch: list[_Item]) -> None:
         try:
-            results = await self._store.commit_many([(r, e, n) for r, e, n, _ in batch])
+            results = await self._writer.commit_many([(r, e, n) for r, e, n, _ in batch])
         except Exception:
             log.warning("group commit of %d entries failed; one by one", len(batch), exc_info=True)
             for item in batch:
                 await self._write_one(item)
             return
         for (*_, future), version in zip(batch, results, strict=True):
-            if future.done():
-                continue
-            if version is None:
-                future.set_exception(StaleVersion("the room moved on"))
-            else:
-                future.set_result(version)
+            _settle(future, version)
 
     async def _write_one(self, item: _Item) -> None:
         room, entry, now, future = item
         try:
-            version = await self._store.commit(room, entry, now)
+            [version] = await self._fallback.commit_many([(room, entry, now)])
         except Exception as exc:
             if not future.done():
                 future.set_exception(exc)
         else:
-            if not future.done():
-                future.set_result(version)
+            _settle(future, version)
+
+
+def _settle(future: asyncio.Future[int], version: int | None) -> None:
+    """Answer a move with its new version, or StaleVersion where its CAS lost."""
+    if future.done():
+        return
+    if version is None:
+        future.set_exception(StaleVersion("the room moved on"))
+    else:
+        future.set_result(version)

@@ -7,21 +7,21 @@ load). Here the batch travels as arrays to one statement whose data-modifying CT
 all: the CAS of every room, then for the rooms that won their log rows and their hands'
 ends and starts. One statement is one transaction, so it lands whole or not at all.
 
-The rows it writes are those of `Store.commit_many` (the app tests run both paths against
-PostgreSQL). It runs on the asyncpg connection under a pooled engine connection outside any
-engine transaction; any error invalidates that connection and goes to the caller, which
-commits the batch's entries one by one through the engine.
+The rows it writes are those of `sql.EngineWriter`, sealed alike (the app tests run both
+paths against PostgreSQL). It runs on the asyncpg connection under a pooled engine
+connection outside any engine transaction; any error invalidates that connection and goes
+to the caller, which commits the batch's entries one by one through the engine.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-from app.store import Commit, Snapshot, batch_order
+from app.persist.sealing import StateCipher
+from app.persist.sql import seal_hand
+from app.persist.store import Batch, batch_order
 
 # Rows of `b` are the batch's entries; `won` those whose room was still at `expected`.
 # Rooms are updated under the row locks of the UPDATE; a CAS that lost (another process
@@ -62,15 +62,15 @@ SELECT id FROM moved
 
 
 class PostgresWriter:
-    """Writes `Store.commit_many` batches through the engine's asyncpg connections."""
+    """A `Writer` through the engine's asyncpg connections."""
 
-    def __init__(self, engine: AsyncEngine) -> None:
+    def __init__(self, engine: AsyncEngine, cipher: StateCipher) -> None:
         self._engine = engine
+        self._cipher = cipher
 
-    async def commit_many(
-        self, batch: Sequence[tuple[Snapshot, Commit, datetime]]
-    ) -> list[int | None]:
-        """As `Store.commit_many`: each entry's new version, or None where the CAS failed."""
+    async def commit_many(self, batch: Batch) -> list[int | None]:
+        """See `Writer.commit_many`."""
+        cipher = self._cipher
         order = batch_order(batch)
         columns: list[list[Any]] = [[] for _ in range(10)]
         for i in order:
@@ -78,21 +78,25 @@ class PostgresWriter:
             values = (
                 room.id,
                 room.version,
-                entry.state_json,
+                entry.sealed_state(cipher, room.id),
                 room.hand_seq,
                 now,
                 entry.seat,
                 entry.kind,
                 entry.payload_json,
                 entry.hand_ended,
-                entry.new_hand_start,
+                None
+                if entry.new_hand_start is None
+                else seal_hand(cipher, room.id, room.hand_seq + 1, entry.new_hand_start),
             )
             for column, value in zip(columns, values, strict=True):
                 column.append(value)
         async with self._engine.connect() as conn:
             raw = await conn.get_raw_connection()
+            driver = raw.driver_connection
+            assert driver is not None  # a live pooled connection
             try:
-                rows = await raw.driver_connection.fetch(_BATCH, *columns)
+                rows = await driver.fetch(_BATCH, *columns)
             except BaseException:
                 await conn.invalidate()
                 raise

@@ -1,107 +1,46 @@
-"""Persistence of rooms: load a snapshot, create, take a seat, and commit one move or vote.
+"""The SQLAlchemy store (SQLite or PostgreSQL) and its engine writer.
 
-`commit` is the compare-and-swap that serializes writers across processes:
-UPDATE rooms SET version = v + 1 ... WHERE id = :room AND version = :v, plus one row in the
-append-only move log, in one transaction. Zero rows updated means someone else won.
+Every write of a move is the compare-and-swap that serializes writers across processes:
+UPDATE rooms SET version = v + 1 ... WHERE id = :room AND version = :v, plus one row in
+the append-only move log, in one transaction. Zero rows updated means someone else won.
+`EngineWriter` runs those statements one by one through the engine; the one-hop writers
+(`sqlite_writer`, `pg_writer`) write the same rows from the same statements
+(`BATCH_SQL`, `cas_params`, `BatchRows`).
+
+Stored states and deals are sealed (app/persist/sealing.py); what a row holds is opened
+here, so nothing above this module sees a sealed value.
 """
 
 from __future__ import annotations
 
-import json
-from collections.abc import Sequence
+import logging
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
-from functools import cached_property
-from typing import Any, Protocol
+from datetime import datetime
+from typing import Any
 
 from sqlalchemy import bindparam, delete, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import rules
-from app.errors import RoomNotFound, StaleVersion
+from app.errors import RoomNotFound
 from app.models import Hand, MoveLog, Room, Seat
+from app.persist.records import (
+    Commit,
+    HandRecord,
+    LogEntry,
+    NewSeat,
+    SeatRow,
+    Snapshot,
+    as_utc,
+)
+from app.persist.sealing import PREFIX, StateCipher
+from app.persist.store import Batch, Writer, batch_order
+
+log = logging.getLogger("rummy.store")
 
 
-def as_utc(moment: datetime) -> datetime:
-    """SQLite hands datetimes back without a zone; every stored time is UTC."""
-    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
-
-
-@dataclass(frozen=True)
-class SeatRow:
-    seat: int
-    name: str | None
-    taken: bool
-    bot: str | None
-
-
-@dataclass(frozen=True)
-class Snapshot:
-    """A room as loaded: its settings, seats, version and current game state."""
-
-    id: str
-    variant: str
-    players: int
-    mode: str
-    version: int
-    hand_seq: int
-    active_at: datetime
-    state: rules.GameState
-    seats: tuple[SeatRow, ...]
-
-    @property
-    def is_waiting(self) -> bool:
-        """An online room deals at creation but plays only once every seat is taken."""
-        return any(not s.taken for s in self.seats)
-
-    @property
-    def bot_seats(self) -> dict[int, str]:
-        return {s.seat: s.bot for s in self.seats if s.bot}
-
-
-@dataclass(frozen=True)
-class NewSeat:
-    name: str | None
-    token_hash: str | None
-    bot: str | None
-
-
-@dataclass(frozen=True)
-class Commit:
-    """One accepted move or vote, ready to persist."""
-
-    seat: int
-    kind: str  # "move" | "vote"
-    payload: dict[str, Any]
-    state: rules.GameState
-    # The hand that was being played ended (or was abandoned) with this entry.
-    hand_ended: bool = False
-    # A new hand was dealt by this entry: its rules.hand_start(state) as JSON.
-    new_hand_start: str | None = None
-
-    @cached_property
-    def state_json(self) -> str:
-        """The state as stored; serialized once for the database and the hub's event."""
-        return self.state.model_dump_json()
-
-    @cached_property
-    def payload_json(self) -> str:
-        return json.dumps(self.payload)
-
-
-class BatchWriter(Protocol):
-    """Writes group-commit batches in one hop instead of statement by statement through the
-    engine (app/writers.py picks one per database)."""
-
-    async def commit_many(
-        self, batch: Sequence[tuple[Snapshot, Commit, datetime]]
-    ) -> list[int | None]: ...
-
-    async def close(self) -> None: ...
-
-
-def cas_params(room: Snapshot, entry: Commit, at: Any) -> dict[str, Any]:
+def cas_params(room: Snapshot, entry: Commit, at: Any, cipher: StateCipher) -> dict[str, Any]:
     """The bound values of `BATCH_SQL.cas` for one entry (`at`: its time as the driver
     takes it)."""
     new_hand = entry.new_hand_start is not None
@@ -109,7 +48,7 @@ def cas_params(room: Snapshot, entry: Commit, at: Any) -> dict[str, Any]:
         "b_id": room.id,
         "b_expected": room.version,
         "b_version": room.version + 1,
-        "b_state": entry.state_json,
+        "b_state": entry.sealed_state(cipher, room.id),
         "b_at": at,
         "b_hand_seq": room.hand_seq + 1 if new_hand else room.hand_seq,
     }
@@ -120,6 +59,7 @@ class BatchRows:
     """What the entries that won their CAS write besides their room: one log row each,
     and the hands they ended or dealt."""
 
+    cipher: StateCipher
     logs: list[dict[str, Any]] = field(default_factory=list)
     ended: list[dict[str, Any]] = field(default_factory=list)
     new_hands: list[dict[str, Any]] = field(default_factory=list)
@@ -140,35 +80,98 @@ class BatchRows:
         if entry.hand_ended:
             self.ended.append({"b_room": room.id, "b_seq": room.hand_seq, "b_end": new_version})
         if entry.new_hand_start is not None:
+            seq = room.hand_seq + 1
             self.new_hands.append(
                 {
                     "room_id": room.id,
-                    "seq": room.hand_seq + 1,
-                    "start": entry.new_hand_start,
+                    "seq": seq,
+                    "start": seal_hand(self.cipher, room.id, seq, entry.new_hand_start),
                     "start_version": new_version,
                     "end_version": None,
                 }
             )
 
 
-def batch_order(batch: Sequence[tuple[Snapshot, Commit, datetime]]) -> list[int]:
-    """The batch's indices in room id order: two processes' batches then never wait on
-    each other in a cycle."""
-    return sorted(range(len(batch)), key=lambda i: batch[i][0].id)
+def seal_hand(cipher: StateCipher, room_id: str, seq: int, start: str) -> str:
+    """A hand's deal as `hands.start` stores it: it holds the match seed, which derives
+    every later hand, so it is sealed even once the hand is over."""
+    return cipher.seal(cipher.hand_context(room_id, seq), start)
 
 
-class Store:
-    """SQLAlchemy implementation; every method runs in its own short transaction."""
+class EngineWriter:
+    """Batches statement by statement through the engine: any async driver runs it. The
+    fallback of the one-hop writers, and the batch path with RUMMY_BATCH_WRITER=false."""
 
-    def __init__(
-        self, sessions: async_sessionmaker[AsyncSession], writer: BatchWriter | None = None
-    ) -> None:
+    def __init__(self, sessions: async_sessionmaker[AsyncSession], cipher: StateCipher) -> None:
         self._sessions = sessions
-        self._writer = writer
+        self._cipher = cipher
+
+    async def commit_many(self, batch: Batch) -> list[int | None]:
+        """See `Writer.commit_many`. The statements are built once (`BATCH_SQL`); each
+        entry only binds values."""
+        results: list[int | None] = [None] * len(batch)
+        rows = BatchRows(self._cipher)
+        sql = BATCH_SQL
+        try:
+            async with self._sessions.begin() as session:
+                conn = await session.connection()
+                for i in batch_order(batch):
+                    room, entry, now = batch[i]
+                    result = await conn.execute(sql.cas, cas_params(room, entry, now, self._cipher))
+                    if result.rowcount == 1:
+                        results[i] = room.version + 1
+                        rows.add(room, entry, now)
+                if rows.logs:
+                    await conn.execute(sql.log, rows.logs)
+                for params in rows.ended:
+                    await conn.execute(sql.end_hand, params)
+                if rows.new_hands:
+                    await conn.execute(sql.new_hand, rows.new_hands)
+        except IntegrityError:
+            if len(batch) != 1:
+                raise
+            # The unique (room, version) in the log caught a writer the UPDATE did not:
+            # this one entry lost its race.
+            return [None]
+        return results
 
     async def close(self) -> None:
-        if self._writer is not None:
-            await self._writer.close()
+        """The engine's connections are the engine's to close."""
+
+
+class SqlStore:
+    """Reads and makes rooms through SQLAlchemy; every method runs in its own short
+    transaction. Moves are written by `writer` (a one-hop writer, or the engine's)."""
+
+    def __init__(
+        self,
+        sessions: async_sessionmaker[AsyncSession],
+        cipher: StateCipher,
+        writer: Writer | None = None,
+    ) -> None:
+        self._sessions = sessions
+        self._cipher = cipher
+        self._fallback = EngineWriter(sessions, cipher)
+        self._writer: Writer = writer or self._fallback
+
+    @property
+    def writer(self) -> Writer:
+        return self._writer
+
+    @property
+    def fallback(self) -> Writer:
+        return self._fallback
+
+    async def close(self) -> None:
+        await self._writer.close()
+
+    def stored_state(self, room_id: str, entry: Commit) -> str:
+        return entry.sealed_state(self._cipher, room_id)
+
+    def decode_state(self, room_id: str, stored: str) -> rules.GameState:
+        """Raises SealError, or pydantic's ValidationError (a ValueError)."""
+        opened = self._cipher.open(self._cipher.state_context(room_id), stored)
+        return rules.GameState.model_validate_json(opened)
 
     async def ping(self) -> None:
         async with self._sessions() as session:
@@ -193,7 +196,9 @@ class Store:
                     players=players,
                     mode=mode,
                     version=0,
-                    state=state.model_dump_json(),
+                    state=self._cipher.seal(
+                        self._cipher.state_context(room_id), state.model_dump_json()
+                    ),
                     hand_seq=0,
                     created_at=now,
                     active_at=now,
@@ -208,7 +213,9 @@ class Store:
                 Hand(
                     room_id=room_id,
                     seq=0,
-                    start=rules.hand_start(state).model_dump_json(),
+                    start=seal_hand(
+                        self._cipher, room_id, 0, rules.hand_start(state).model_dump_json()
+                    ),
                     start_version=0,
                 )
             )
@@ -232,7 +239,7 @@ class Store:
                 version=room.version,
                 hand_seq=room.hand_seq,
                 active_at=as_utc(room.active_at),
-                state=rules.GameState.model_validate_json(room.state),
+                state=self.decode_state(room.id, room.state),
                 seats=tuple(
                     SeatRow(
                         seat=r.seat,
@@ -288,98 +295,7 @@ class Store:
                     return seat
         return None
 
-    async def commit(self, room: Snapshot, entry: Commit, now: datetime) -> int:
-        """Persist one accepted move or vote made on `room`; returns the new version.
-
-        Raises:
-            StaleVersion: the room is no longer at `expected_version` (another writer won).
-        """
-        room_id, expected_version, hand_seq = room.id, room.version, room.hand_seq
-        new_version = expected_version + 1
-        try:
-            async with self._sessions.begin() as session:
-                values: dict[str, Any] = {
-                    "state": entry.state_json,
-                    "version": new_version,
-                    "active_at": now,
-                }
-                if entry.new_hand_start is not None:
-                    values["hand_seq"] = hand_seq + 1
-                result = await session.execute(
-                    update(Room)
-                    .where(Room.id == room_id, Room.version == expected_version)
-                    .values(**values)
-                )
-                if result.rowcount != 1:  # type: ignore[attr-defined]
-                    raise StaleVersion("the room moved on")
-                session.add(
-                    MoveLog(
-                        room_id=room_id,
-                        version=new_version,
-                        seat=entry.seat,
-                        hand_seq=hand_seq,
-                        kind=entry.kind,
-                        move=entry.payload_json,
-                        created_at=now,
-                    )
-                )
-                if entry.hand_ended:
-                    await session.execute(
-                        update(Hand)
-                        .where(
-                            Hand.room_id == room_id,
-                            Hand.seq == hand_seq,
-                            Hand.end_version.is_(None),
-                        )
-                        .values(end_version=new_version)
-                    )
-                if entry.new_hand_start is not None:
-                    session.add(
-                        Hand(
-                            room_id=room_id,
-                            seq=hand_seq + 1,
-                            start=entry.new_hand_start,
-                            start_version=new_version,
-                        )
-                    )
-        except IntegrityError:
-            # The unique (room, version) in the log caught a writer the UPDATE did not.
-            raise StaleVersion("the room moved on") from None
-        return new_version
-
-    async def commit_many(
-        self, batch: Sequence[tuple[Snapshot, Commit, datetime]]
-    ) -> list[int | None]:
-        """Persist several rooms' entries in one transaction (group commit, app/committer.py).
-
-        Each entry keeps its own compare-and-swap: its result is the new version, or None
-        when another writer won that room (nothing of that entry is written). Rooms are
-        updated in id order, so two processes' batches never wait on each other in a cycle.
-        The statements are built once (`BATCH_SQL`); each entry only binds values.
-        Raises what the database raises; the caller then commits the entries one by one.
-        """
-        if self._writer is not None:
-            return await self._writer.commit_many(batch)
-        results: list[int | None] = [None] * len(batch)
-        rows = BatchRows()
-        sql = BATCH_SQL
-        async with self._sessions.begin() as session:
-            conn = await session.connection()
-            for i in batch_order(batch):
-                room, entry, now = batch[i]
-                result = await conn.execute(sql.cas, cas_params(room, entry, now))
-                if result.rowcount == 1:
-                    results[i] = room.version + 1
-                    rows.add(room, entry, now)
-            if rows.logs:
-                await conn.execute(sql.log, rows.logs)
-            for params in rows.ended:
-                await conn.execute(sql.end_hand, params)
-            if rows.new_hands:
-                await conn.execute(sql.new_hand, rows.new_hands)
-        return results
-
-    async def finished_hands(self, room_id: str) -> list[tuple[Hand, list[MoveLog]]]:
+    async def finished_hands(self, room_id: str) -> list[tuple[HandRecord, list[LogEntry]]]:
         """Every hand that has ended, with its entries in version order."""
         async with self._sessions() as session:
             hands = (
@@ -394,10 +310,72 @@ class Store:
                     select(MoveLog).where(MoveLog.room_id == room_id).order_by(MoveLog.version)
                 )
             ).all()
-        by_hand: dict[int, list[MoveLog]] = {}
+        by_hand: dict[int, list[LogEntry]] = {}
         for m in moves:
-            by_hand.setdefault(m.hand_seq, []).append(m)
-        return [(h, by_hand.get(h.seq, [])) for h in hands]
+            by_hand.setdefault(m.hand_seq, []).append(
+                LogEntry(version=m.version, seat=m.seat, kind=m.kind, move=m.move)
+            )
+        cipher = self._cipher
+        return [
+            (
+                HandRecord(
+                    seq=h.seq,
+                    start=cipher.open(cipher.hand_context(room_id, h.seq), h.start),
+                    start_version=h.start_version,
+                    end_version=h.end_version,
+                ),
+                by_hand.get(h.seq, []),
+            )
+            for h in hands
+        ]
+
+    async def seal_plain_rows(self) -> int:
+        """Seal every state and deal an older server stored in the clear; returns how many.
+
+        Run at start, before serving: until then a legacy room's row (and its current
+        hand's deal) would still show the hand in progress. Each UPDATE is conditional on
+        the plain value it read, so a move another process writes meanwhile wins and is
+        left alone. On SQLite the file is then vacuumed, so the plain text does not linger
+        in its free pages (PostgreSQL's own vacuum reclaims the old row versions).
+        """
+        cipher, sealed = self._cipher, 0
+        async with self._sessions.begin() as session:
+            rooms = (
+                await session.execute(
+                    select(Room.id, Room.state).where(Room.state.not_like(f"{PREFIX}%"))
+                )
+            ).all()
+            for room_id, plain in rooms:
+                result = await session.execute(
+                    update(Room)
+                    .where(Room.id == room_id, Room.state == plain)
+                    .values(state=cipher.seal(cipher.state_context(room_id), plain))
+                )
+                sealed += result.rowcount  # type: ignore[attr-defined]
+            hands = (
+                await session.execute(
+                    select(Hand.room_id, Hand.seq, Hand.start).where(
+                        Hand.start.not_like(f"{PREFIX}%")
+                    )
+                )
+            ).all()
+            for room_id, seq, plain in hands:
+                await session.execute(
+                    update(Hand)
+                    .where(Hand.room_id == room_id, Hand.seq == seq)
+                    .values(start=seal_hand(cipher, room_id, seq, plain))
+                )
+            sealed += len(hands)
+        if sealed:
+            log.info("sealed %d rows stored in the clear by an older server", sealed)
+            async with self._sessions() as session:
+                # VACUUM runs outside any transaction.
+                autocommit = {"isolation_level": "AUTOCOMMIT"}
+                conn = await session.connection(execution_options=autocommit)
+                if conn.dialect.name == "sqlite":
+                    await conn.exec_driver_sql("VACUUM")
+                    await conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        return sealed
 
     async def versions(self, room_id: str) -> list[int]:
         async with self._sessions() as session:

@@ -7,9 +7,9 @@ and back through the event loop, and under load the loop is busy: a batch of fiv
 the whole batch, from BEGIN to COMMIT, is one call on a thread that owns its own
 connection, so a batch costs the loop one hop.
 
-The statements are the group commit's SQLAlchemy statements (`store.BATCH_SQL`) compiled
+The statements are the group commit's SQLAlchemy statements (`sql.BATCH_SQL`) compiled
 once for SQLite, and the connection gets the engine's pragmas (WAL, synchronous=FULL), so
-what lands on disk is what `Store.commit_many` would write. Other writes (rooms, seats)
+what lands on disk is what `sql.EngineWriter` would write, sealed alike. Other writes (rooms, seats)
 still go through the engine; SQLite's busy timeout orders the two connections.
 """
 
@@ -17,9 +17,8 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert
@@ -28,7 +27,9 @@ from sqlalchemy.engine import URL
 
 from app.db import sqlite_pragmas
 from app.models import Hand, MoveLog, Room
-from app.store import BATCH_SQL, BatchRows, Commit, Snapshot, batch_order, cas_params
+from app.persist.sealing import StateCipher
+from app.persist.sql import BATCH_SQL, BatchRows, cas_params
+from app.persist.store import Batch, batch_order
 
 _DIALECT = sqlite.dialect(paramstyle="named")
 _LOG_COLUMNS = ["room_id", "version", "seat", "hand_seq", "kind", "move", "created_at"]
@@ -44,7 +45,9 @@ _END_HAND = _sql(BATCH_SQL.end_hand)
 _LOG = _sql(insert(MoveLog), _LOG_COLUMNS)
 _NEW_HAND = _sql(insert(Hand), _HAND_COLUMNS)
 # The text SQLAlchemy stores a datetime as on SQLite, so both writers' rows read back alike.
-_stamp = Room.__table__.c.active_at.type.dialect_impl(_DIALECT).bind_processor(_DIALECT)
+_to_text = Room.__table__.c.active_at.type.dialect_impl(_DIALECT).bind_processor(_DIALECT)
+assert _to_text is not None  # SQLite's DateTime always converts
+_stamp: Callable[[Any], Any] = _to_text
 
 
 def sqlite_file(url: URL) -> str | None:
@@ -56,17 +59,16 @@ def sqlite_file(url: URL) -> str | None:
 
 
 class SqliteWriter:
-    """Writes `Store.commit_many` batches; one instance per database file and process."""
+    """A `Writer` for one SQLite database file; one instance per file and process."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, cipher: StateCipher) -> None:
         self._path = path
+        self._cipher = cipher
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummy-sqlite")
         self._conn: sqlite3.Connection | None = None
 
-    async def commit_many(
-        self, batch: Sequence[tuple[Snapshot, Commit, datetime]]
-    ) -> list[int | None]:
-        """As `Store.commit_many`: each entry's new version, or None where the CAS failed.
+    async def commit_many(self, batch: Batch) -> list[int | None]:
+        """See `Writer.commit_many`; the states are sealed on the writer thread too.
 
         Raises what sqlite3 raises (the whole batch is then rolled back)."""
         loop = asyncio.get_running_loop()
@@ -90,17 +92,18 @@ class SqliteWriter:
             self._conn.close()
             self._conn = None
 
-    def _write(self, batch: Sequence[tuple[Snapshot, Commit, datetime]]) -> list[int | None]:
+    def _write(self, batch: Batch) -> list[int | None]:
         conn = self._connection()
         results: list[int | None] = [None] * len(batch)
-        rows = BatchRows()
+        cipher = self._cipher
+        rows = BatchRows(cipher)
         # IMMEDIATE takes the write lock now, so the CAS reads what it then writes over.
         conn.execute("BEGIN IMMEDIATE")
         try:
             for i in batch_order(batch):
                 room, entry, now = batch[i]
                 stamp = _stamp(now)
-                if conn.execute(_CAS, cas_params(room, entry, stamp)).rowcount == 1:
+                if conn.execute(_CAS, cas_params(room, entry, stamp, cipher)).rowcount == 1:
                     results[i] = room.version + 1
                     rows.add(room, entry, stamp)
             if rows.logs:

@@ -1,0 +1,43 @@
+"""The error answers a route can give, for its `responses=` (API.md's error table, and the
+408/413/429 of app/guards.py), so that the OpenAPI document lists every one of them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from app.views import ErrorBody
+
+_TEXT = {
+    401: "Missing or unknown seat token (`unauthorized`)",
+    403: "A token of another room (`forbidden`)",
+    404: "No such room (`room_not_found`)",
+    408: "The body did not arrive in time (`request_timeout`)",
+    409: "Stale `version`, not your turn or room full (`stale_version`, ...)",
+    410: "The room expired (`room_expired`)",
+    413: "Request body too large (`payload_too_large`)",
+    429: "Too many requests from this client (`rate_limited`)",
+}
+_RETRY_AFTER = {
+    "Retry-After": {"description": "seconds to wait", "schema": {"type": "integer"}},
+}
+
+
+def errors(*statuses: int, **texts: str) -> dict[int | str, dict[str, Any]]:
+    """`responses=` for these statuses; `texts` overrides a description (`e403="..."`)."""
+    answers: dict[int | str, dict[str, Any]] = {}
+    for status in statuses:
+        answer: dict[str, Any] = {
+            "model": ErrorBody,
+            "description": texts.get(f"e{status}", _TEXT[status]),
+        }
+        if status == 429:
+            answer["headers"] = _RETRY_AFTER
+        answers[status] = answer
+    return answers
+
+
+# A body the guards read (any POST); a room's URL (any method: 429 once failed token checks
+# from the client ran out); a seat's own routes (its token).
+BODY = (408, 413)
+ROOM = (404, 410, 429)
+SEAT = (401, 403, *ROOM)

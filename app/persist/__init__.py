@@ -1,0 +1,52 @@
+"""Persistence: a `Store` for reads and room set-up, a `Writer` for moves (store.py), their
+SQL and in-memory implementations, the group commit, and the sealing of secrets at rest."""
+
+from __future__ import annotations
+
+from sqlalchemy.ext.asyncio import AsyncEngine
+
+from app.config import Settings
+from app.db import create_sessionmaker
+from app.persist.committer import GroupCommitter
+from app.persist.memory import MemoryStore
+from app.persist.pg_writer import PostgresWriter
+from app.persist.records import Commit, HandRecord, LogEntry, NewSeat, SeatRow, Snapshot
+from app.persist.sealing import StateCipher, cipher_for
+from app.persist.sql import SqlStore
+from app.persist.sqlite_writer import SqliteWriter, sqlite_file
+from app.persist.store import Store, Writer
+
+__all__ = [
+    "Commit",
+    "GroupCommitter",
+    "HandRecord",
+    "LogEntry",
+    "MemoryStore",
+    "NewSeat",
+    "SeatRow",
+    "Snapshot",
+    "SqlStore",
+    "Store",
+    "Writer",
+    "create_store",
+]
+
+
+def create_store(engine: AsyncEngine, settings: Settings) -> SqlStore:
+    """The SQL store of `engine`, sealing under this process's key, with the one-hop
+    writer of its database unless RUMMY_BATCH_WRITER is off."""
+    cipher = cipher_for(settings)
+    writer = one_hop_writer(engine, cipher) if settings.batch_writer else None
+    return SqlStore(create_sessionmaker(engine), cipher, writer)
+
+
+def one_hop_writer(engine: AsyncEngine, cipher: StateCipher) -> Writer | None:
+    """A writer that commits a whole batch in one hop; None where the engine's own
+    statement-by-statement path is the only one (other drivers, in-memory SQLite)."""
+    url = engine.url
+    if url.get_backend_name() == "sqlite":
+        path = sqlite_file(url)
+        return SqliteWriter(path, cipher) if path else None
+    if url.get_backend_name() == "postgresql" and url.get_driver_name() == "asyncpg":
+        return PostgresWriter(engine, cipher)
+    return None

@@ -1,0 +1,177 @@
+"""A store and writer in this process's memory: the room service (`app.game.Game`) runs on
+them without a database or a server, for fast tests. The same rules as the SQL store: a
+compare-and-swap per entry, the lowest free seat, hands ended and dealt, the purge.
+Nothing is sealed: nothing here is at rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from datetime import datetime
+
+import rules
+from app.errors import RoomNotFound
+from app.persist.records import (
+    Commit,
+    HandRecord,
+    LogEntry,
+    NewSeat,
+    SeatRow,
+    Snapshot,
+)
+from app.persist.store import Batch, Writer, batch_order
+
+
+@dataclass
+class _Room:
+    snapshot: Snapshot
+    token_hashes: list[str | None]
+    hands: list[HandRecord] = field(default_factory=list)
+    log: list[tuple[int, LogEntry]] = field(default_factory=list)  # (hand_seq, entry)
+
+
+class MemoryWriter:
+    """Writes a batch into a `MemoryStore`, each entry under its own compare-and-swap."""
+
+    def __init__(self, store: MemoryStore) -> None:
+        self._store = store
+
+    async def commit_many(self, batch: Batch) -> list[int | None]:
+        results: list[int | None] = [None] * len(batch)
+        for i in batch_order(batch):
+            results[i] = self._store.apply(*batch[i])
+        return results
+
+    async def close(self) -> None:
+        pass
+
+
+class MemoryStore:
+    def __init__(self) -> None:
+        self._rooms: dict[str, _Room] = {}
+        self._own_writer = MemoryWriter(self)
+        self._writer: Writer = self._own_writer
+
+    @property
+    def writer(self) -> Writer:
+        return self._writer
+
+    @writer.setter
+    def writer(self, writer: Writer) -> None:
+        """Tests put a recording writer in front of the memory one."""
+        self._writer = writer
+
+    @property
+    def fallback(self) -> Writer:
+        return self._own_writer
+
+    async def ping(self) -> None:
+        pass
+
+    async def close(self) -> None:
+        pass
+
+    async def create(
+        self,
+        room_id: str,
+        *,
+        variant: str,
+        players: int,
+        mode: str,
+        state: rules.GameState,
+        seats: list[NewSeat],
+        now: datetime,
+    ) -> None:
+        rows = tuple(
+            SeatRow(
+                seat=i, name=s.name, taken=s.token_hash is not None or s.bot is not None, bot=s.bot
+            )
+            for i, s in enumerate(seats)
+        )
+        snap = Snapshot(room_id, variant, players, mode, 0, 0, now, state, rows)
+        start = rules.hand_start(state).model_dump_json()
+        self._rooms[room_id] = _Room(
+            snapshot=snap,
+            token_hashes=[s.token_hash for s in seats],
+            hands=[HandRecord(seq=0, start=start, start_version=0, end_version=None)],
+        )
+
+    async def load(self, room_id: str) -> Snapshot:
+        return self._room(room_id).snapshot
+
+    def stored_state(self, room_id: str, entry: Commit) -> str:
+        return entry.state_json
+
+    def decode_state(self, room_id: str, stored: str) -> rules.GameState:
+        return rules.GameState.model_validate_json(stored)
+
+    async def seat_of(self, token_hash: str) -> tuple[str, int] | None:
+        for room_id, room in self._rooms.items():
+            if token_hash in room.token_hashes:
+                return room_id, room.token_hashes.index(token_hash)
+        return None
+
+    async def take_seat(
+        self, room_id: str, *, name: str | None, token_hash: str, now: datetime
+    ) -> int | None:
+        room = self._room(room_id)
+        snap = room.snapshot
+        for row in snap.seats:
+            if not row.taken:
+                taken = replace(row, name=name or f"Player {row.seat + 1}", taken=True)
+                seats = tuple(taken if s.seat == row.seat else s for s in snap.seats)
+                room.snapshot = replace(snap, seats=seats, active_at=now)
+                room.token_hashes[row.seat] = token_hash
+                return row.seat
+        return None
+
+    def apply(self, snap: Snapshot, entry: Commit, now: datetime) -> int | None:
+        """One entry's compare-and-swap and rows; None when the room moved on."""
+        room = self._rooms.get(snap.id)
+        if room is None or room.snapshot.version != snap.version:
+            return None
+        version = snap.version + 1
+        new_hand = entry.new_hand_start is not None
+        room.snapshot = replace(
+            room.snapshot,
+            version=version,
+            state=entry.state,
+            active_at=now,
+            hand_seq=snap.hand_seq + 1 if new_hand else snap.hand_seq,
+        )
+        room.log.append(
+            (snap.hand_seq, LogEntry(version, entry.seat, entry.kind, entry.payload_json))
+        )
+        if entry.hand_ended:
+            room.hands = [
+                replace(h, end_version=version)
+                if h.seq == snap.hand_seq and h.end_version is None
+                else h
+                for h in room.hands
+            ]
+        if entry.new_hand_start is not None:
+            room.hands.append(HandRecord(snap.hand_seq + 1, entry.new_hand_start, version, None))
+        return version
+
+    async def finished_hands(self, room_id: str) -> list[tuple[HandRecord, list[LogEntry]]]:
+        room = self._room(room_id)
+        return [
+            (h, [e for seq, e in room.log if seq == h.seq])
+            for h in room.hands
+            if h.end_version is not None
+        ]
+
+    async def versions(self, room_id: str) -> list[int]:
+        return [e.version for _, e in self._room(room_id).log]
+
+    async def purge(self, inactive_since: datetime) -> int:
+        gone = [r for r, room in self._rooms.items() if room.snapshot.active_at < inactive_since]
+        for room_id in gone:
+            del self._rooms[room_id]
+        return len(gone)
+
+    def _room(self, room_id: str) -> _Room:
+        room = self._rooms.get(room_id)
+        if room is None:
+            raise RoomNotFound(f"no room {room_id}")
+        return room

@@ -1,0 +1,112 @@
+"""What the store reads and writes: a room as loaded, a new seat, one accepted entry to
+persist, and the finished hands' rows of the log."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+import rules
+
+if TYPE_CHECKING:
+    from app.persist.sealing import StateCipher
+
+
+def as_utc(moment: datetime) -> datetime:
+    """SQLite hands datetimes back without a zone; every stored time is UTC."""
+    return moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    seat: int
+    name: str | None
+    taken: bool
+    bot: str | None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A room as loaded: its settings, seats, version and current game state."""
+
+    id: str
+    variant: str
+    players: int
+    mode: str
+    version: int
+    hand_seq: int
+    active_at: datetime
+    state: rules.GameState
+    seats: tuple[SeatRow, ...]
+
+    @property
+    def is_waiting(self) -> bool:
+        """An online room deals at creation but plays only once every seat is taken."""
+        return any(not s.taken for s in self.seats)
+
+    @property
+    def bot_seats(self) -> dict[int, str]:
+        return {s.seat: s.bot for s in self.seats if s.bot}
+
+
+@dataclass(frozen=True)
+class NewSeat:
+    name: str | None
+    token_hash: str | None
+    bot: str | None
+
+
+@dataclass(frozen=True)
+class Commit:
+    """One accepted move or vote, ready to persist."""
+
+    seat: int
+    kind: str  # "move" | "vote"
+    payload: dict[str, Any]
+    state: rules.GameState
+    # The hand that was being played ended (or was abandoned) with this entry.
+    hand_ended: bool = False
+    # A new hand was dealt by this entry: its rules.hand_start(state) as JSON.
+    new_hand_start: str | None = None
+
+    @cached_property
+    def state_json(self) -> str:
+        """The state serialized, once per entry."""
+        return self.state.model_dump_json()
+
+    @cached_property
+    def payload_json(self) -> str:
+        return json.dumps(self.payload)
+
+    def sealed_state(self, cipher: StateCipher, room_id: str) -> str:
+        """The state as stored and as the hub event carries it: sealed once per entry,
+        whichever of the writer and the publisher asks first (kept in the instance's
+        __dict__, as `cached_property` does on this frozen class)."""
+        sealed: str | None = self.__dict__.get("_sealed_state")
+        if sealed is None:
+            sealed = cipher.seal(cipher.state_context(room_id), self.state_json)
+            self.__dict__["_sealed_state"] = sealed
+        return sealed
+
+
+@dataclass(frozen=True)
+class HandRecord:
+    """One finished hand: its deal (rules.hand_start as JSON, in the clear) and versions."""
+
+    seq: int
+    start: str
+    start_version: int
+    end_version: int | None
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One row of the move log: a move or a vote, as JSON."""
+
+    version: int
+    seat: int
+    kind: str
+    move: str

@@ -1,0 +1,104 @@
+"""The two faces of persistence: a `Store` reads rooms and makes them (create, seats,
+the hand log, purge), and a `Writer` persists accepted moves and votes, a batch at a
+time. Every move takes one path: `GroupCommitter` → `Store.writer.commit_many`, and,
+if a batch fails as a whole, each entry alone through `Store.fallback`.
+
+Implementations, side by side in this package:
+- `sql.SqlStore` (SQLAlchemy, SQLite or PostgreSQL) with the writers
+  `sql.EngineWriter` (statement by statement through the engine, any async driver: the
+  fallback, and the batch path when RUMMY_BATCH_WRITER=false), `sqlite_writer.SqliteWriter`
+  (a whole batch in one call to a writer thread) and `pg_writer.PostgresWriter` (a whole
+  batch in one statement);
+- `memory.MemoryStore` with `memory.MemoryWriter`, for fast tests of the room service.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Protocol
+
+import rules
+from app.persist.records import Commit, HandRecord, LogEntry, NewSeat, Snapshot
+
+# One entry of a group commit: the room as the move saw it, the entry, and its time.
+Batch = Sequence[tuple[Snapshot, Commit, datetime]]
+
+
+class Writer(Protocol):
+    async def commit_many(self, batch: Batch) -> list[int | None]:
+        """Persist several rooms' entries in one transaction.
+
+        Each entry keeps its own compare-and-swap on its room's version: its result is
+        the new version, or None when another writer moved that room first (nothing of
+        that entry is written). Rooms are written in id order (`batch_order`), so two
+        processes' batches never wait on each other in a cycle.
+        Raises what the database raises: the caller then writes the entries one by one.
+        """
+        ...
+
+    async def close(self) -> None: ...
+
+
+class Store(Protocol):
+    @property
+    def writer(self) -> Writer:
+        """Where group commits go."""
+        ...
+
+    @property
+    def fallback(self) -> Writer:
+        """Where a failed batch's entries go one at a time, so one bad entry fails alone."""
+        ...
+
+    async def ping(self) -> None: ...
+
+    async def create(
+        self,
+        room_id: str,
+        *,
+        variant: str,
+        players: int,
+        mode: str,
+        state: rules.GameState,
+        seats: list[NewSeat],
+        now: datetime,
+    ) -> None: ...
+
+    async def load(self, room_id: str) -> Snapshot:
+        """Raises RoomNotFound."""
+        ...
+
+    def stored_state(self, room_id: str, entry: Commit) -> str:
+        """The entry's state as the store keeps it, and as the hub event carries it."""
+        ...
+
+    def decode_state(self, room_id: str, stored: str) -> rules.GameState:
+        """A state as `stored_state` gave it (from another process's event)."""
+        ...
+
+    async def seat_of(self, token_hash: str) -> tuple[str, int] | None: ...
+
+    async def take_seat(
+        self, room_id: str, *, name: str | None, token_hash: str, now: datetime
+    ) -> int | None:
+        """Claim the lowest free seat; None when the room is full."""
+        ...
+
+    async def finished_hands(self, room_id: str) -> list[tuple[HandRecord, list[LogEntry]]]:
+        """Every hand that has ended, with its entries in version order."""
+        ...
+
+    async def versions(self, room_id: str) -> list[int]: ...
+
+    async def purge(self, inactive_since: datetime) -> int:
+        """Delete every room with no activity since `inactive_since`; returns how many."""
+        ...
+
+    async def close(self) -> None: ...
+
+
+def batch_order(batch: Batch) -> list[int]:
+    """The batch's indices in room id order: two processes' batches then never wait on
+    each other in a cycle."""
+    return sorted(range(len(batch)), key=lambda i: batch[i][0].id)

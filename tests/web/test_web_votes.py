@@ -1,0 +1,92 @@
+"""Two players double-click the same vote button at the end of a hand, at the same time:
+exactly one hand is dealt, nothing is abandoned and no error shows (the browser sends the
+view's version with each vote; README, "Votes")."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+from playwright.async_api import expect
+from rummytest import fixed_deal
+
+pytestmark = pytest.mark.browser
+
+HAND = ["AH", "2H", "3H", "4H", "5C", "6C", "7C", "8D", "9D", "TD"]
+MELDS = [["AH", "2H", "3H", "4H"], ["5C", "6C", "7C"], ["8D", "9D", "TD"]]
+LABELS = {"next_hand": "Volgende hand", "new_match": "Nieuwe ronde"}
+
+
+async def _hand_over(http: Any) -> tuple[str, list[str], dict[str, Any]]:
+    deal = fixed_deal("classic", 2, hands=[HAND], stock_top=["KS"])
+    created = (await http.post("/api/rooms", json={"variant": "classic", "deal": deal})).json()
+    room, tokens = created["room"], [created["token"]]
+    tokens.append(
+        (await http.post(f"/api/rooms/{room}/join", json={"name": "Bob"})).json()["token"]
+    )
+    auth = {"Authorization": f"Bearer {tokens[0]}"}
+    moves = [{"type": "draw", "source": "stock"}, {"type": "meld", "melds": MELDS}]
+    moves.append({"type": "discard", "card": "KS"})
+    for version, move in enumerate(moves):
+        r = await http.post(
+            f"/api/rooms/{room}/moves", json={"move": move, "version": version}, headers=auth
+        )
+        assert r.status_code == 200, r.text
+    return room, tokens, r.json()
+
+
+class VoteTraffic:
+    """The vote requests a page sent and the answers it got."""
+
+    def __init__(self, page: Any) -> None:
+        self.sent: list[Any] = []
+        self.answered: list[int] = []
+        page.on(
+            "request", lambda req: self.sent.append(req) if req.url.endswith("/votes") else None
+        )
+        page.on(
+            "response",
+            lambda res: self.answered.append(res.status) if res.url.endswith("/votes") else None,
+        )
+
+    async def settled(self) -> None:
+        async with asyncio.timeout(30):
+            while len(self.answered) < len(self.sent):
+                await asyncio.sleep(0.05)
+
+
+@pytest.mark.parametrize("kind", ["next_hand", "new_match"])
+async def test_double_clicks_by_both_players_deal_one_hand(pages, http, kind: str) -> None:
+    room, tokens, over = await _hand_over(http)
+    players = [await pages.page(path=f"/r/{room}#seat={t}") for t in tokens]
+    traffic = [VoteTraffic(p) for p in players]
+    buttons = [p.get_by_role("button", name=LABELS[kind]) for p in players]
+    for button in buttons:
+        await expect(button).to_be_enabled()
+
+    await asyncio.gather(*(b.dblclick() for b in buttons))
+
+    for page in players:
+        await expect(page.locator("#hand-end")).to_be_hidden()
+        await expect(page.locator("#hand .card")).to_have_count(10)
+    for t in traffic:
+        await t.settled()
+        assert len(t.sent) == 2
+    for page in players:
+        await expect(page.locator("#toast")).to_be_hidden()
+
+    state = (
+        await http.get(f"/api/rooms/{room}/state", headers={"Authorization": f"Bearer {tokens[1]}"})
+    ).json()
+    assert state["version"] == over["version"] + 2  # one vote of each seat took effect
+    assert state["votes"] == {"next_hand": [], "new_match": []}
+    expected_hand = over["hand_number"] + 1 if kind == "next_hand" else 1
+    assert state["hand_number"] == expected_hand and state["phase"] == "draw"
+    log = (
+        await http.get(f"/api/rooms/{room}/log", headers={"Authorization": f"Bearer {tokens[0]}"})
+    ).json()
+    assert [h["hand"] for h in log["hands"]] == [0]  # no hand dealt and abandoned
+    for t in traffic:
+        assert t.answered == [200, 200]  # a repeat is no error either
+        assert all(req.post_data_json["version"] >= over["version"] for req in t.sent)
