@@ -7,6 +7,7 @@ one (or even `model_construct` them).
 
 from __future__ import annotations
 
+import functools
 from typing import Literal
 
 from rules.cards import CODES, code_to_int, codes, ints
@@ -98,16 +99,23 @@ def last_move_from_json(lm: LastMove | None) -> tuple[int, FastMove] | None:
 
 def meld_from_model(t: TableMeld) -> TMeld:
     """The engine form of a meld of the state or of a view."""
-    cards = ints(t.cards)
-    stands = ints(t.stands_for)
-    mid = meld_id(t.id)
-    if t.kind == "run":
+    return _engine_meld(t.id, t.kind, t.cards, t.stands_for)
+
+
+# Every view and every move of a room converts the same table melds again; TMelds are
+# immutable, so one per distinct meld is shared (bounded, for a long-running server).
+@functools.lru_cache(maxsize=8192)
+def _engine_meld(
+    text_id: str, kind: str, card_codes: tuple[str, ...], stand_codes: tuple[str, ...]
+) -> TMeld:
+    cards = ints(card_codes)
+    stands = ints(stand_codes)
+    mid = meld_id(text_id)
+    if kind == "run":
         suit = stands[0] // 13
-        first = stands[0] % 13 + 1
         # A run that starts with a king-high ace cannot exist; an ace at the start is low.
-        low = first
-        high = low + len(stands) - 1
-        return TMeld(mid, True, suit, low, high, cards, stands)
+        low = stands[0] % 13 + 1
+        return TMeld(mid, True, suit, low, low + len(stands) - 1, cards, stands)
     rank = stands[0] % 13 + 1
     return TMeld(mid, False, rank, rank, rank, cards, stands)
 

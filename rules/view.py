@@ -14,7 +14,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from rules.cards import CODES, code_to_int, codes, make
+from rules.cards import CODES, codes, make
 from rules.errors import InvalidMove
 from rules.game import DISCARD, DRAW, LAYOFF, MELD, PLAY_PHASE, SRC_STOCK, SWAP, FastMove
 from rules.legal import game_from_view, generate
@@ -160,10 +160,10 @@ def legal_summary(view: SeatView) -> Legal | None:
     if view.turn != view.seat or view.phase not in ("draw", "play"):
         return None
     g = game_from_view(view)
-    draw: list[Literal["stock", "discard"]] = []
-    discard: list[str] = []
-    layoffs: list[LegalLayoff] = []
-    swaps: list[LegalSwap] = []
+    draw: list[str] = []
+    discard: list[int] = []
+    layoffs: list[dict[str, str | None]] = []
+    swaps: list[dict[str, str]] = []
     melds: list[tuple[str, ...]] = []
     runs = {m.id: m for m in g.melds if m.is_run}
     for move in generate(g, view.seat):
@@ -171,7 +171,7 @@ def legal_summary(view: SeatView) -> Legal | None:
         if kind == DRAW:
             draw.append("stock" if move[1] == SRC_STOCK else "discard")
         elif kind == DISCARD:
-            discard.append(CODES[move[1]])
+            discard.append(move[1])
         elif kind == MELD:
             if len(move[1]) == 1 and len(melds) < MAX_LEGAL_MELDS:
                 melds.append(codes(move[1][0]))
@@ -179,33 +179,37 @@ def legal_summary(view: SeatView) -> Legal | None:
             if len(move[2]) == 1:
                 layoffs.append(_legal_layoff(move, runs))
         elif kind == SWAP:
-            swaps.append(LegalSwap(card=CODES[move[2]], meld=f"m{move[1]}"))
+            swaps.append({"card": CODES[move[2]], "meld": f"m{move[1]}"})
     r = g.r
     opening = None
     if r.opening_min:
         opened = g.opened[view.seat]
         held = single_melds(g.hands[view.seat], r) if g.phase == PLAY_PHASE and not opened else []
-        parts = tuple(OpeningMeld(cards=codes(c), value=v) for c, v in held[:MAX_LEGAL_MELDS])
-        opening = Opening(needed=r.opening_min, opened=opened, melds=parts)
-    return Legal(
-        draw=tuple(draw),
-        discard=tuple(sorted(discard, key=code_to_int)),
-        layoffs=tuple(layoffs),
-        swaps=tuple(swaps),
-        melds=tuple(melds),
-        must_play=view.must_play,
-        opening=opening,
+        parts = [{"cards": codes(c), "value": v} for c, v in held[:MAX_LEGAL_MELDS]]
+        opening = {"needed": r.opening_min, "opened": opened, "melds": parts}
+    # One validation of plain data: pydantic-core does it faster than building the nested
+    # models one by one (the turn seat's view is rebuilt after every move of its room).
+    return Legal.model_validate(
+        {
+            "draw": draw,
+            "discard": codes(sorted(discard)),
+            "layoffs": layoffs,
+            "swaps": swaps,
+            "melds": melds,
+            "must_play": view.must_play,
+            "opening": opening,
+        }
     )
 
 
-def _legal_layoff(move: FastMove, runs: dict[int, TMeld]) -> LegalLayoff:
+def _legal_layoff(move: FastMove, runs: dict[int, TMeld]) -> dict[str, str | None]:
     """A single-card lay-off with the run's end it reaches named (null for a set)."""
     meld_no, (card,), end = move[1], move[2], move[3]
     run = runs.get(meld_no)
-    side: Literal["low", "high"] | None = None
+    side: str | None = None
     if run is not None:
         if end == END_ANY:
             high = run.high < 14 and card == make(run.key, run.high + 1)
             end = END_HIGH if high else END_LOW
         side = "high" if end == END_HIGH else "low"
-    return LegalLayoff(card=CODES[card], meld=f"m{meld_no}", end=side)
+    return {"card": CODES[card], "meld": f"m{meld_no}", "end": side}

@@ -8,8 +8,6 @@ import ast
 import re
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 PY_DIRS = ("app", "bots", "bench")
 RANK_LETTERS = set("A23456789TJQK")
@@ -101,10 +99,5 @@ def _copies_in_js() -> list[str]:
     return found
 
 
-@pytest.mark.xfail(
-    strict=False,
-    reason="web/js is being cleaned by another engineer (issue 12, web part): until that "
-    "lands, helpers.js still reads melds and lay-offs itself instead of using `legal`",
-)
 def test_the_browser_reads_legal_instead_of_checking_melds_itself() -> None:
     assert _copies_in_js() == []
