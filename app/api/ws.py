@@ -46,7 +46,7 @@ async def room_socket(websocket: WebSocket, room: str, token: str | None = None)
     queue.put_nowait({"kind": "state"})
     writer = asyncio.create_task(_write(websocket, game, room, seat, queue))
     try:
-        snap = await game.snapshot(room)
+        snap = await game.current(room)  # a reconnect must not trust a cache that missed news
         game.wake_bots(room, snap)
         await _read(websocket, game, room, seat, queue, writer)
     except (WebSocketDisconnect, RoomNotFound, RoomExpired):
@@ -126,7 +126,10 @@ async def _write(
                 await websocket.send_json(event["frame"])
         if want_state or want_presence:
             try:
-                snap = await game.snapshot(room)
+                try:
+                    snap = await game.snapshot(room)
+                except RoomNotFound:  # it was there when the socket opened: purged since
+                    raise RoomExpired(f"room {room} expired and was deleted") from None
             except AppError as exc:
                 await websocket.send_json({"type": "error", **error_payload(exc)[1]})
                 await websocket.close(CLOSE_CODES.get(exc.status, 1008))
