@@ -97,7 +97,14 @@ def services() -> Iterator[Services]:
 class Server:
     """One `rummy serve` subprocess on a free loopback port."""
 
-    def __init__(self, services: Services, log_dir: Path, name: str, workers: int = 1) -> None:
+    def __init__(
+        self,
+        services: Services,
+        log_dir: Path,
+        name: str,
+        workers: int = 1,
+        env: dict[str, str] | None = None,
+    ) -> None:
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.ws_url = f"ws://127.0.0.1:{self.port}"
@@ -114,6 +121,7 @@ class Server:
             "PYTHONPATH": os.pathsep.join(
                 p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p
             ),
+            **(env or {}),
         }
         rummy = Path(sys.executable).with_name("rummy")
         cmd = [str(rummy)] if rummy.exists() else [sys.executable, "-m", "app.cli"]
@@ -172,11 +180,14 @@ def server_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def start_servers(services: Services, server_logs: Path) -> Iterator[object]:
-    """start_servers(n) -> [Server, ...], ready; all stopped after the test."""
+    """start_servers(n, workers=1, env=None) -> [Server, ...], ready; all stopped after
+    the test. `env` adds settings (RUMMY_...) to every server started in that call."""
     started: list[Server] = []
 
-    def start(n: int, workers: int = 1) -> list[Server]:
-        servers = [Server(services, server_logs, f"s{len(started) + i}", workers) for i in range(n)]
+    def start(n: int, workers: int = 1, env: dict[str, str] | None = None) -> list[Server]:
+        servers = [
+            Server(services, server_logs, f"s{len(started) + i}", workers, env) for i in range(n)
+        ]
         started.extend(servers)
         for server in servers:
             server.wait_ready()
