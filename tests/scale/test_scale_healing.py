@@ -11,12 +11,11 @@ from __future__ import annotations
 import asyncio
 import json
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import asyncpg
 import httpx
 import pytest
-from conftest import Services
 from scale_players import WAIT, SeatSocket, create_room, get_summary, ws_url
 from sqlalchemy.engine import make_url
 from websockets.asyncio.client import connect
@@ -25,6 +24,9 @@ from websockets.exceptions import ConnectionClosed
 import rules
 from app.db import create_engine, create_sessionmaker
 from app.store import Commit, Store
+
+if TYPE_CHECKING:  # an import at run time would find another directory's conftest
+    from conftest import Services
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 
