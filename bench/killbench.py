@@ -126,13 +126,6 @@ async def admin(url: str, sql: str) -> None:
 
 
 @dataclass
-class Acked:
-    version: int  # the version the move made
-    seat: int
-    move: dict[str, Any]
-
-
-@dataclass
 class Room:
     id: str
     tokens: list[str]
@@ -141,7 +134,8 @@ class Room:
     longest_pause: float = 0.0
     stalled: str | None = None
     finished: set[int] = field(default_factory=set)  # seats whose latest view is a hand's end
-    acked: list[Acked] = field(default_factory=list)
+    # (version made, seat, move) of every move whose mover saw the version it made
+    acked: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
 
     def saw(self, version: int) -> None:
         if version > self.top:
@@ -193,7 +187,7 @@ async def seat_loop(run: Run, room: Room, seat: int, home: int, think: float, se
                     room.saw(version)
                     last = state.get("last_move") or {}
                     if version - 1 in sent and last.get("seat") == seat:
-                        room.acked.append(Acked(version, seat, sent.pop(version - 1)))
+                        room.acked.append((version, seat, sent.pop(version - 1)))
                     if fresh:
                         sent.pop(version, None)  # sent on a socket that died: maybe lost
                         fresh = False
@@ -297,9 +291,9 @@ async def audit(url: str, rooms: list[Room]) -> tuple[int, int]:
             r.raise_for_status()
             log = r.json()
             logged = {v: (seat, move) for v, seat, move in log_moves(log)}
-            for a in room.acked:
-                entry = logged.get(a.version)
-                if entry is None or entry[0] != a.seat or not same_move(entry[1], a.move):
+            for version, seat, move in room.acked:
+                entry = logged.get(version)
+                if entry is None or entry[0] != seat or not same_move(entry[1], move):
                     lost += 1
             gaps += log_gaps(log) > 0
     return lost, gaps

@@ -14,9 +14,8 @@ from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import asyncpg
-import httpx
 import pytest
-from scale_players import WAIT, SeatSocket, create_room, get_summary, ws_url
+from scale_players import WAIT, SeatSocket, create_room, get_state, get_summary, ws_url
 from sqlalchemy.engine import make_url
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
@@ -50,14 +49,14 @@ async def commit_unpublished(services: Services, room: str) -> int:
         await engine.dispose()
 
 
-async def get_state(url: str, room: str, token: str) -> dict[str, Any]:
-    async with httpx.AsyncClient(timeout=WAIT) as http:
-        r = await http.get(
-            f"{url}/api/rooms/{room}/state", headers={"Authorization": f"Bearer {token}"}
-        )
-        assert r.status_code == 200, r.text
-        state: dict[str, Any] = r.json()
-        return state
+async def room_on_two(
+    start_servers: Any, seed: int, env: dict[str, str] | None = None
+) -> tuple[str, str, str, list[str]]:
+    """Two servers a and b, and a 2-seat room made on a whose seat 1 joined through b:
+    (a's URL, b's URL, room, tokens)."""
+    a, b = start_servers(2, env=env)
+    room, tokens = await create_room(a.url, [b.url], seed=seed)
+    return a.url, b.url, room, tokens
 
 
 async def opened(url: str, room: str, seat: int, token: str) -> SeatSocket:
@@ -69,18 +68,17 @@ async def opened(url: str, room: str, seat: int, token: str) -> SeatSocket:
 async def test_a_move_whose_event_was_lost_reaches_the_other_processes_on_its_own(
     start_servers: Any, services: Services
 ) -> None:
-    a, b = start_servers(2)
-    room, tokens = await create_room(a.url, [b.url], seed=31)
-    socks = [await opened(a.url, room, 0, tokens[0]), await opened(b.url, room, 1, tokens[1])]
+    a, b, room, tokens = await room_on_two(start_servers, 31)
+    socks = [await opened(a, room, 0, tokens[0]), await opened(b, room, 1, tokens[1])]
     try:
-        assert (await get_summary(b.url, room))["version"] == 0  # both processes cached it
+        assert (await get_summary(b, room))["version"] == 0  # both processes cached it
         version = await commit_unpublished(services, room)
         # Nobody acts: each process's heal task finds the room behind within seconds.
         for sock in socks:
             state = await sock.state_at(version)
             assert state["last_move"]["seat"] == 0
             assert state["last_move"]["move"]["type"] == "draw"
-        for url in (a.url, b.url):
+        for url in (a, b):
             assert (await get_summary(url, room))["version"] == version
             assert (await get_state(url, room, tokens[1]))["version"] == version
     finally:
@@ -91,19 +89,18 @@ async def test_a_move_whose_event_was_lost_reaches_the_other_processes_on_its_ow
 async def test_get_state_and_a_new_socket_read_news_the_cache_lacks_and_tell_the_room(
     start_servers: Any, services: Services
 ) -> None:
-    a, b = start_servers(2, env=NO_TIMER)
-    room, tokens = await create_room(a.url, [b.url], seed=32)
-    watcher = await opened(b.url, room, 0, tokens[0])
+    _, b, room, tokens = await room_on_two(start_servers, 32, NO_TIMER)
+    watcher = await opened(b, room, 0, tokens[0])
     late = None
     try:
         version = await commit_unpublished(services, room)
         # A client resyncing over REST gets the database's room, not b's cached one...
-        assert (await get_state(b.url, room, tokens[1]))["version"] == version
+        assert (await get_state(b, room, tokens[1]))["version"] == version
         # ...and that read tells b's other sockets of the room.
         assert (await watcher.state_at(version))["last_move"]["seat"] == 0
         version = await commit_unpublished(services, room)
         # A reconnect reads the database's room too, and tells the room as well.
-        late = await SeatSocket.open(b.url, room, 1, tokens[1])
+        late = await SeatSocket.open(b, room, 1, tokens[1])
         assert (await late.state_at(version))["version"] == version
         assert (await watcher.state_at(version))["version"] == version
     finally:
@@ -115,9 +112,8 @@ async def test_get_state_and_a_new_socket_read_news_the_cache_lacks_and_tell_the
 async def test_a_move_refused_as_stale_refreshes_every_socket_of_the_room(
     start_servers: Any, services: Services
 ) -> None:
-    a, b = start_servers(2, env=NO_TIMER)
-    room, tokens = await create_room(a.url, [b.url], seed=33)
-    socks = [await opened(b.url, room, 0, tokens[0]), await opened(b.url, room, 1, tokens[1])]
+    _, b, room, tokens = await room_on_two(start_servers, 33, NO_TIMER)
+    socks = [await opened(b, room, 0, tokens[0]), await opened(b, room, 1, tokens[1])]
     try:
         version = await commit_unpublished(services, room)  # seat 0's draw, unknown to b
         # Seat 0 plays on the view it has: b's cache agrees with it, the database does not.
