@@ -130,6 +130,7 @@ class Room:
     id: str
     tokens: list[str]
     top: int = 0  # the newest version any seat saw
+    phase: str = ""  # and its phase
     progress_at: float = field(default_factory=time.monotonic)
     longest_pause: float = 0.0
     stalled: str | None = None
@@ -137,8 +138,9 @@ class Room:
     # (version made, seat, move) of every move whose mover saw the version it made
     acked: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
 
-    def saw(self, version: int) -> None:
+    def saw(self, version: int, phase: str) -> None:
         if version > self.top:
+            self.phase = phase
             now = time.monotonic()
             self.longest_pause = max(self.longest_pause, now - self.progress_at)
             self.top, self.progress_at = version, now
@@ -167,6 +169,7 @@ async def seat_loop(run: Run, room: Room, seat: int, home: int, think: float, se
         try:
             async with connect(f"{url}?token={room.tokens[seat]}", open_timeout=5) as ws:
                 fresh = True
+                voted = None  # a vote sent on a socket that died may never have arrived
                 state: dict[str, Any] | None = None
                 while True:
                     if leave_at is not None and time.monotonic() > leave_at:
@@ -179,12 +182,13 @@ async def seat_loop(run: Run, room: Room, seat: int, home: int, think: float, se
                     if frame["type"] == "error":
                         run.refusals[frame["error"]["code"]] += 1
                         sent.clear()  # refused: decide again on the view that follows
+                        voted = None
                         continue
                     if frame["type"] != "state":
                         continue
                     state = frame["state"]
                     version = state["version"]
-                    room.saw(version)
+                    room.saw(version, state["phase"])
                     last = state.get("last_move") or {}
                     if version - 1 in sent and last.get("seat") == seat:
                         room.acked.append((version, seat, sent.pop(version - 1)))
@@ -222,7 +226,7 @@ async def watch_stalls(run: Run, rooms: list[Room], stall: float) -> None:
         for room in rooms:
             done = run.stopping and len(room.finished) == len(room.tokens)
             if room.stalled is None and not done and now - room.progress_at > stall:
-                room.stalled = f"no progress for {stall:.0f} s at version {room.top}"
+                room.stalled = f"no progress for {stall:.0f} s at version {room.top} ({room.phase})"
 
 
 async def until_finished(rooms: list[Room], timeout: float) -> None:
@@ -337,7 +341,7 @@ async def bench(args: argparse.Namespace) -> int:
         await until_finished(rooms, args.finish_timeout)
         for room in rooms:
             if room.stalled is None and len(room.finished) < len(room.tokens):
-                room.stalled = f"hand not finished at version {room.top}"
+                room.stalled = f"hand not finished at version {room.top} ({room.phase})"
         failed = [t for t in seats if t.done() and not t.cancelled() and t.exception()]
         lost, gaps = await audit(servers[0].url, rooms)
     finally:
