@@ -75,7 +75,8 @@ async def heal_once(game: Game, marks: RoomMarks) -> int:
     changed = 0
     for room in rooms:
         mark = found.get(room)
-        if mark is not None and cached.get(room) == mark:
+        held = game.snapshots.mark(room)  # now: a move here may have landed during the query
+        if mark is not None and held is not None and held[0] >= mark[0] and held[1] >= mark[1]:
             continue
         changed += 1
         if mark is None:

@@ -126,6 +126,10 @@ class SnapshotCache:
         self._news(snap)
         return snap
 
+    def mark(self, room: str) -> Mark | None:
+        snap = self._entries.get(room)
+        return None if snap is None else mark_of(snap)
+
     def marks(self) -> dict[str, Mark]:
         """Every cached room's mark (what `app.healing` checks against the database)."""
         return {room: mark_of(snap) for room, snap in self._entries.items()}
