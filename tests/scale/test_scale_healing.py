@@ -1,28 +1,33 @@
 """Rooms heal when an event between processes is lost.
 
 A move committed with no publish is what a process leaves behind when it dies between its
-commit and its publish (or when its Redis publish fails): the test writes it through the
-app's own store, as that process would have, and publishes nothing. The other processes
-must still show it: on their sockets, on `GET /state`, on the summary.
+commit and its publish (or when its Redis publish fails): the test makes such moves through
+a third server on the same database that has no Redis, so no other process hears of them.
+The other processes must still show them: on their sockets, on `GET /state`, on the
+summary.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
-from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 import asyncpg
+import httpx
 import pytest
-from scale_players import WAIT, SeatSocket, create_room, get_state, get_summary, ws_url
+from scale_players import (
+    WAIT,
+    Chooser,
+    SeatSocket,
+    create_room,
+    get_state,
+    get_summary,
+    ws_url,
+)
 from sqlalchemy.engine import make_url
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
-
-import rules
-from app.db import create_engine, create_sessionmaker
-from app.store import Commit, Store
 
 if TYPE_CHECKING:  # an import at run time would find another directory's conftest
     from conftest import Services
@@ -33,30 +38,33 @@ pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 NO_TIMER = {"RUMMY_HEAL_INTERVAL_SECONDS": "3600"}
 
 
-async def commit_unpublished(services: Services, room: str) -> int:
-    """The first legal move of the seat to move, committed as a dying process would: in the
-    database, announced to nobody. Returns the new version."""
-    engine = create_engine(services.database_url)
-    try:
-        store = Store(create_sessionmaker(engine))
-        snap = await store.load(room)
-        turn = snap.state.turn
-        move = next(iter(rules.legal_moves(rules.seat_view(snap.state, turn))))
-        state = rules.apply(snap.state, turn, move)
-        entry = Commit(seat=turn, kind="move", payload=rules.move_to_json(move), state=state)
-        return await store.commit(snap, entry, datetime.now(UTC))
-    finally:
-        await engine.dispose()
+async def move_unannounced(silent: str, room: str, tokens: list[str]) -> int:
+    """The seat to move plays one move through `silent`, a server on the same database
+    with no Redis: committed, and announced to no other process, as a process killed
+    between its commit and its publish leaves it. Returns the version it made."""
+    turn = (await get_state(silent, room, tokens[0]))["turn"]
+    state = await get_state(silent, room, tokens[turn])
+    body = {"move": Chooser().choose(state), "version": state["version"]}
+    async with httpx.AsyncClient(timeout=WAIT) as http:
+        r = await http.post(
+            f"{silent}/api/rooms/{room}/moves",
+            json=body,
+            headers={"Authorization": f"Bearer {tokens[turn]}"},
+        )
+    assert r.status_code == 200, r.text
+    version: int = r.json()["version"]
+    return version
 
 
 async def room_on_two(
     start_servers: Any, seed: int, env: dict[str, str] | None = None
-) -> tuple[str, str, str, list[str]]:
-    """Two servers a and b, and a 2-seat room made on a whose seat 1 joined through b:
-    (a's URL, b's URL, room, tokens)."""
+) -> tuple[str, str, str, str, list[str]]:
+    """Servers a and b, a silent one on their database without Redis, and a 2-seat room
+    made on a whose seat 1 joined through b: (a, b, silent, room, tokens)."""
     a, b = start_servers(2, env=env)
+    (silent,) = start_servers(1, env={**(env or {}), "RUMMY_REDIS_URL": ""})
     room, tokens = await create_room(a.url, [b.url], seed=seed)
-    return a.url, b.url, room, tokens
+    return a.url, b.url, silent.url, room, tokens
 
 
 async def opened(url: str, room: str, seat: int, token: str) -> SeatSocket:
@@ -66,13 +74,13 @@ async def opened(url: str, room: str, seat: int, token: str) -> SeatSocket:
 
 
 async def test_a_move_whose_event_was_lost_reaches_the_other_processes_on_its_own(
-    start_servers: Any, services: Services
+    start_servers: Any,
 ) -> None:
-    a, b, room, tokens = await room_on_two(start_servers, 31)
+    a, b, silent, room, tokens = await room_on_two(start_servers, 31)
     socks = [await opened(a, room, 0, tokens[0]), await opened(b, room, 1, tokens[1])]
     try:
         assert (await get_summary(b, room))["version"] == 0  # both processes cached it
-        version = await commit_unpublished(services, room)
+        version = await move_unannounced(silent, room, tokens)
         # Nobody acts: each process's heal task finds the room behind within seconds.
         for sock in socks:
             state = await sock.state_at(version)
@@ -87,18 +95,18 @@ async def test_a_move_whose_event_was_lost_reaches_the_other_processes_on_its_ow
 
 
 async def test_get_state_and_a_new_socket_read_news_the_cache_lacks_and_tell_the_room(
-    start_servers: Any, services: Services
+    start_servers: Any,
 ) -> None:
-    _, b, room, tokens = await room_on_two(start_servers, 32, NO_TIMER)
+    _, b, silent, room, tokens = await room_on_two(start_servers, 32, NO_TIMER)
     watcher = await opened(b, room, 0, tokens[0])
     late = None
     try:
-        version = await commit_unpublished(services, room)
+        version = await move_unannounced(silent, room, tokens)
         # A client resyncing over REST gets the database's room, not b's cached one...
         assert (await get_state(b, room, tokens[1]))["version"] == version
         # ...and that read tells b's other sockets of the room.
         assert (await watcher.state_at(version))["last_move"]["seat"] == 0
-        version = await commit_unpublished(services, room)
+        version = await move_unannounced(silent, room, tokens)
         # A reconnect reads the database's room too, and tells the room as well.
         late = await SeatSocket.open(b, room, 1, tokens[1])
         assert (await late.state_at(version))["version"] == version
@@ -110,12 +118,12 @@ async def test_get_state_and_a_new_socket_read_news_the_cache_lacks_and_tell_the
 
 
 async def test_a_move_refused_as_stale_refreshes_every_socket_of_the_room(
-    start_servers: Any, services: Services
+    start_servers: Any,
 ) -> None:
-    _, b, room, tokens = await room_on_two(start_servers, 33, NO_TIMER)
+    _, b, silent, room, tokens = await room_on_two(start_servers, 33, NO_TIMER)
     socks = [await opened(b, room, 0, tokens[0]), await opened(b, room, 1, tokens[1])]
     try:
-        version = await commit_unpublished(services, room)  # seat 0's draw, unknown to b
+        version = await move_unannounced(silent, room, tokens)  # seat 0's draw, unknown to b
         # Seat 0 plays on the view it has: b's cache agrees with it, the database does not.
         await socks[0].send_move({"type": "draw", "source": "stock"}, 0)
         for sock in socks:
