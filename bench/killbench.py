@@ -150,6 +150,7 @@ class Room:
 class Run:
     servers: list[Server]
     stopping: bool = False  # no new hands: finish the one in play
+    home_after: tuple[float, float] | None = (3.0, 10.0)  # seconds away before going home
     reconnects: int = 0
     refusals: Counter[str] = field(default_factory=Counter)
 
@@ -165,7 +166,8 @@ async def seat_loop(run: Run, room: Room, seat: int, home: int, think: float, se
         server = run.servers[at]
         url = server.url.replace("http://", "ws://") + f"/api/rooms/{room.id}/ws"
         # Away from home: go back a few seconds after home is up again.
-        leave_at = None if at == home else time.monotonic() + random.uniform(3, 10)
+        away = run.home_after
+        leave_at = None if at == home or not away else time.monotonic() + random.uniform(*away)
         try:
             async with connect(f"{url}?token={room.tokens[seat]}", open_timeout=5) as ws:
                 fresh = True
@@ -319,7 +321,8 @@ async def bench(args: argparse.Namespace) -> int:
         "PYTHONPATH": str(ROOT),
     }
     servers = [Server(name, env, logs) for name in ("a", "b")]
-    run = Run(servers)
+    lo, _, hi = args.home_after.partition("-")
+    run = Run(servers, home_after=(float(lo), float(hi or lo)) if lo != "never" else None)
     tasks: list[asyncio.Task[Any]] = []
     try:
         for server in servers:  # one at a time: the first one migrates the new database
@@ -385,6 +388,11 @@ def main() -> int:
     parser.add_argument("--think", type=float, default=0.05, help="mean seconds a bot thinks")
     parser.add_argument("--stall", type=float, default=30.0, help="seconds without progress")
     parser.add_argument("--finish-timeout", type=float, default=120.0)
+    parser.add_argument(
+        "--home-after",
+        default="3-10",
+        help="LO-HI seconds a client stays on the other server before going back, or never",
+    )
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     return asyncio.run(bench(args))
