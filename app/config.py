@@ -22,6 +22,9 @@ class Settings(BaseSettings):
     batch_writer: bool = True
     # How often the purge task looks for expired rooms.
     purge_interval_seconds: float = 3600
+    # How often each process checks its cached rooms against the database (app/healing.py):
+    # the longest a room stays behind when an event between processes was lost.
+    heal_interval_seconds: float = 2.0
     # Hostile-input limits. Rates (app/ratelimit.py) per client address, "<n>/<period>"
     # or "off", shared by every process on the same Redis; frames count every websocket
     # frame. The guards (app/guards.py): body cap and timeout, idle websocket timeout,

@@ -27,6 +27,7 @@ import rules
 from app import computer
 from app.config import Settings
 from app.errors import (
+    AppError,
     Forbidden,
     InvalidRequest,
     RoomExpired,
@@ -35,9 +36,10 @@ from app.errors import (
     Unauthorized,
     WaitingForPlayers,
 )
+from app.healing import RoomMarks
 from app.hub import Hub
 from app.persist import Commit, GroupCommitter, NewSeat, Snapshot, Store
-from app.snapshots import SnapshotCache
+from app.snapshots import SnapshotCache, mark_of
 from app.views import PLAYING, LogHand, LogMove, LogVote, RoomView, build_view
 
 log = logging.getLogger("rummy.game")
@@ -67,7 +69,14 @@ def seed_bytes(seed: int) -> bytes:
 
 
 class Game:
-    def __init__(self, store: Store, hub: Hub, settings: Settings, clock: Clock = utcnow) -> None:
+    def __init__(
+        self,
+        store: Store,
+        hub: Hub,
+        settings: Settings,
+        clock: Clock = utcnow,
+        marks: RoomMarks | None = None,
+    ) -> None:
         self.store = store
         self.hub = hub
         self.settings = settings
@@ -75,8 +84,10 @@ class Game:
         self._rng = random.Random(secrets.randbits(64))
         self._bot_tasks: set[asyncio.Task[None]] = set()
         # Recent rooms' snapshots: the move path and the sockets' views read no database.
-        self.snapshots = SnapshotCache(store.load, store.decode_state)
+        self.snapshots = SnapshotCache(store.load, store.decode_state, on_newer=self._heard)
         hub.watch(self.snapshots.on_event)
+        # Cheap checks of a cached room against the database (without: read it again).
+        self.marks = marks
         # Moves of different rooms that arrive together share one transaction.
         self.committer = GroupCommitter(store.writer, store.fallback)
 
@@ -95,6 +106,31 @@ class Game:
         if self.clock() - snap.active_at > self.ttl:
             raise RoomExpired(f"room {room_id} expired after {self.settings.room_ttl_days:g} days")
         return snap
+
+    async def current(self, room_id: str) -> Snapshot:
+        """The room as the database has it now: the cached snapshot if its mark is still
+        the database's (one small read), else read again. For reconnects and refusals,
+        which must not trust a cache whose news may have been lost.
+
+        Raises RoomNotFound, RoomExpired."""
+        snap = await self.snapshot(room_id)
+        if self.marks is not None and await self.marks.of(room_id) == mark_of(snap):
+            return snap
+        return await self.snapshot(room_id, fresh=True)
+
+    async def refresh(self, room_id: str) -> None:
+        """Read the room again (`app.healing` found it behind): the read tells its sockets."""
+        try:
+            await self.snapshot(room_id, fresh=True)
+        except AppError:
+            # Expired or deleted meanwhile: the sockets read it and close.
+            self.hub.notify(room_id, {"kind": "state"})
+
+    def _heard(self, snap: Snapshot) -> None:
+        """A read found news no event brought (it was lost): tell the room's sockets here,
+        and play its bots if their turn came while nobody knew."""
+        self.hub.notify(snap.id, {"kind": "state", "version": snap.version})
+        self.wake_bots(snap.id, snap)
 
     async def authorize(self, room_id: str, token: str | None) -> int:
         """The seat `token` acts for in `room_id`.
@@ -299,15 +335,7 @@ class Game:
     ) -> None:
         async with self.hub.lock(room_id):
             for attempt in range(MAX_UNVERSIONED_RETRIES + 1):
-                snap = await self.snapshot(room_id, fresh=attempt > 0)
-                if version is not None and version != snap.version:
-                    # The client may have seen a newer version through another process.
-                    snap = await self.snapshot(room_id, fresh=True)
-                if version is not None and version != snap.version:
-                    raise await self._stale(room_id, seat, f"version {version} is stale")
-                if snap.is_waiting:
-                    raise WaitingForPlayers("wait until every seat is taken")
-                new_state = apply(snap.state, snap)
+                snap, new_state = await self._decide(room_id, seat, version, apply, attempt > 0)
                 entry = Commit(seat=seat, kind=kind, payload=payload, state=new_state)
                 try:
                     await self._commit(snap, entry)
@@ -319,6 +347,31 @@ class Game:
                     continue
                 break
             await self._play_bots(room_id)
+
+    async def _decide(
+        self,
+        room_id: str,
+        seat: int,
+        version: int | None,
+        apply: Callable[[rules.GameState, Snapshot], rules.GameState],
+        fresh: bool,
+    ) -> tuple[Snapshot, rules.GameState]:
+        """The room the action applies to and the state after it.
+
+        A refusal on the cached room is decided again on the database's: the cache may lack
+        news whose event was lost (or that the client saw through another process), and a
+        stale cache must neither turn a valid action away nor keep the room frozen.
+        """
+        snap = await self.snapshot(room_id, fresh=fresh)
+        if not fresh:
+            try:
+                return snap, _apply_on(snap, version, apply)
+            except (StaleVersion, WaitingForPlayers, rules.IllegalMove):
+                snap = await self.current(room_id)
+        try:
+            return snap, _apply_on(snap, version, apply)
+        except StaleVersion as exc:
+            raise await self._stale(room_id, seat, str(exc)) from None
 
     async def _stale(self, room_id: str, seat: int, message: str) -> StaleVersion:
         view = await self.view(room_id, seat)
@@ -461,6 +514,20 @@ def _repeats_last_deal(state: rules.GameState, kind: rules.VoteKind) -> bool:
     if kind == "new_match":
         return state.match_number > 1 and state.hand_number == 1
     return state.hand_number > 1
+
+
+def _apply_on(
+    snap: Snapshot,
+    version: int | None,
+    apply: Callable[[rules.GameState, Snapshot], rules.GameState],
+) -> rules.GameState:
+    """Raises StaleVersion (a bare one: the caller adds the view), WaitingForPlayers or
+    rules.IllegalMove."""
+    if version is not None and version != snap.version:
+        raise StaleVersion(f"version {version} is stale")
+    if snap.is_waiting:
+        raise WaitingForPlayers("wait until every seat is taken")
+    return apply(snap.state, snap)
 
 
 def _mark_hands(snap: Snapshot, entry: Commit) -> Commit:

@@ -60,6 +60,15 @@ class Hub:
     async def publish(self, room: str, event: Event) -> None:
         self._deliver(room, event)
 
+    def notify(self, room: str, event: Event) -> None:
+        """Deliver `event` to this process only: news a read found, which the other
+        processes find on their own (`app.healing`)."""
+        self._deliver(room, event)
+
+    def rooms(self) -> set[str]:
+        """Rooms with at least one listener (socket) in this process."""
+        return set(self._listeners)
+
     def watch(self, watcher: Callable[[str, Event], None]) -> None:
         """Call `watcher(room, event)` for every event of every room (the snapshot cache)."""
         self._watchers.append(watcher)

@@ -25,6 +25,7 @@ from app.config import Settings, get_settings
 from app.db import create_engine
 from app.errors import AppError, error_payload
 from app.game import Clock, Game, utcnow
+from app.healing import RoomMarks, heal_forever
 from app.hub import create_hub
 from app.persist import create_store
 from app.views import ErrorBody
@@ -54,16 +55,19 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         await hub.start()
         store = create_store(engine, settings)
         await store.seal_plain_rows()
-        game = Game(store, hub, settings, clock or utcnow)
+        marks = RoomMarks(engine)
+        game = Game(store, hub, settings, clock or utcnow, marks)
         app.state.game = game
         _tune_gc()
         purger = asyncio.create_task(_purge_forever(game, settings.purge_interval_seconds))
+        healer = asyncio.create_task(heal_forever(game, marks, settings.heal_interval_seconds))
         try:
             yield
         finally:
-            purger.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await purger
+            for task in (purger, healer):
+                task.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
             await hub.stop()
             await store.close()
             await engine.dispose()

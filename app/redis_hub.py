@@ -7,7 +7,8 @@
   channel `rummy:room:<id>`, tagged with this process's id; every process listens on
   `rummy:room:*` and delivers events from the others to its sockets. A listener that loses
   Redis reconnects; events are hints ("the room changed"), and a socket always sends the
-  room as the database has it, so a missed event delays a view but never corrupts one.
+  room as the database has it, so a missed event delays a view but never corrupts one:
+  `app.healing` finds the rooms it left behind within a few seconds.
 - Presence: hash `rummy:presence:<room>` has one field per (seat, process) holding that
   process's connection count. Each process keeps `rummy:proc:<id>` alive with a short TTL;
   a field whose process stopped heartbeating does not count, so a `kill -9`'d process's
@@ -93,7 +94,8 @@ class RedisHub(Hub):
         """Deliver to this process's sockets now and to every other process via Redis.
 
         A committed move must not fail because Redis is briefly away: the error is logged,
-        local sockets still get the event, and the others catch up on their next event.
+        local sockets still get the event, and the other processes catch up on their next
+        event or their next heal round (app/healing.py), whichever comes first.
         """
         self._note(room, event)
         self._deliver(room, event)

@@ -16,6 +16,13 @@ Why a stale entry can never corrupt a room:
   (a generation count per room), so an old read cannot overwrite the news.
 Views built from a stale entry are at worst late: the event that makes them stale also
 queues a fresh view on every socket of the room.
+
+An event can also be lost (a process killed between its commit and its publish, a failed
+Redis publish). Then no event comes, so whatever read finds the news tells the room: a read
+that returns a version (or a taken seat) newer than any this process knew calls `on_newer`,
+which queues a fresh view on the room's sockets here. `app.healing` checks the cached
+rooms against the database on a timer, so a room whose news was lost heals within seconds
+even if nobody acts in it.
 """
 
 from __future__ import annotations
@@ -33,12 +40,26 @@ from app.persist.records import Snapshot
 Loader = Callable[[str], Awaitable[Snapshot]]
 # A state as a hub event carries it (sealed: app/persist/sealing.py), read for one room.
 Decoder = Callable[[str, str], rules.GameState]
+NewsListener = Callable[[Snapshot], None]
+# What tells two reads of a room apart without comparing states: (version, seats taken).
+# A move bumps the version; a join takes a seat and bumps nothing else.
+Mark = tuple[int, int]
 # Reads of one room a caller makes at most while news keeps overtaking them.
 MAX_LOADS = 3
 
 
+def mark_of(snap: Snapshot) -> Mark:
+    return snap.version, sum(1 for seat in snap.seats if seat.taken)
+
+
 class SnapshotCache:
-    def __init__(self, load: Loader, decode: Decoder | None = None, size: int = 10_000) -> None:
+    def __init__(
+        self,
+        load: Loader,
+        decode: Decoder | None = None,
+        size: int = 10_000,
+        on_newer: NewsListener | None = None,
+    ) -> None:
         # A 4-player rummy51 state is about 5 KB as objects, so this holds ~50 MB at most; a
         # room pushed out is only read again on its next move.
         self._load = load
@@ -46,6 +67,9 @@ class SnapshotCache:
         self._size = size
         self._entries: OrderedDict[str, Snapshot] = OrderedDict()
         self._generation: dict[str, int] = {}
+        # The newest mark of each room this process committed, heard of or read.
+        self._known: dict[str, Mark] = {}
+        self._on_newer = on_newer
         # Loads in flight: their result and the room's generation when they started.
         self._loading: dict[str, tuple[asyncio.Future[Snapshot], int]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
@@ -87,6 +111,7 @@ class SnapshotCache:
                 future.set_result(snap)
                 if self._generation.get(room, 0) == generation:
                     self._store(snap)
+                self._news(snap)
             finally:
                 del self._loading[room]
 
@@ -105,7 +130,16 @@ class SnapshotCache:
         snap = await self._load(room)
         if self._generation.get(room, 0) == generation:
             self._store(snap)
+        self._news(snap)
         return snap
+
+    def mark(self, room: str) -> Mark | None:
+        snap = self._entries.get(room)
+        return None if snap is None else mark_of(snap)
+
+    def marks(self) -> dict[str, Mark]:
+        """Every cached room's mark (what `app.healing` checks against the database)."""
+        return {room: mark_of(snap) for room, snap in self._entries.items()}
 
     def put(self, snap: Snapshot) -> None:
         """Record a snapshot this process just committed (never replaces a newer one)."""
@@ -113,6 +147,7 @@ class SnapshotCache:
         if cached is None or cached.version <= snap.version:
             self._generation[snap.id] = self._generation.get(snap.id, 0) + 1
             self._store(snap)
+        self._learn(snap.id, mark_of(snap))
 
     def forget(self, room: str) -> None:
         self._generation[room] = self._generation.get(room, 0) + 1
@@ -134,6 +169,13 @@ class SnapshotCache:
             return
         cached = self._entries.get(room)
         version = event.get("version")
+        # The event itself tells the room's sockets: the read it causes is no news.
+        known = self._known.get(room)
+        if isinstance(version, int):
+            if known is not None:
+                self._known[room] = (max(known[0], version), known[1])
+        else:
+            self._known.pop(room, None)  # a join: the next read sets the mark
         if cached is not None and isinstance(version, int):
             if cached.version >= version:
                 return
@@ -153,6 +195,19 @@ class SnapshotCache:
                     return
         self.forget(room)
 
+    def _learn(self, room: str, mark: Mark) -> None:
+        known = self._known.get(room, mark)
+        self._known[room] = (max(known[0], mark[0]), max(known[1], mark[1]))
+
+    def _news(self, snap: Snapshot) -> None:
+        """A read returned `snap`: if no event or commit announced what it holds, say so."""
+        known = self._known.get(snap.id)
+        mark = mark_of(snap)
+        self._learn(snap.id, mark)
+        if known is not None and self._on_newer is not None:
+            if mark[0] > known[0] or mark[1] > known[1]:
+                self._on_newer(snap)
+
     def _store(self, snap: Snapshot) -> None:
         self._entries[snap.id] = snap
         self._entries.move_to_end(snap.id)
@@ -162,6 +217,7 @@ class SnapshotCache:
             # Counters of rooms no longer cached only guard loads in flight.
             keep = self._entries.keys() | self._loading.keys()
             self._generation = {r: g for r, g in self._generation.items() if r in keep}
+            self._known = {r: v for r, v in self._known.items() if r in keep}
 
 
 def _plain_state(room: str, text: str) -> rules.GameState:

@@ -90,7 +90,7 @@ async def room_summary(room: RoomId, game: GameDep) -> RoomSummary:
 @router.get("/rooms/{room}/state", response_model=RoomView, responses=errors(*SEAT))
 async def room_state(room: RoomId, seat: SeatDep, game: GameDep) -> RoomView:
     """This seat's view of the room."""
-    snap = await game.snapshot(room)
+    snap = await game.current(room)  # a client resyncing must get news the cache may lack
     game.wake_bots(room, snap)
     return await game.view(room, seat, snap)
 

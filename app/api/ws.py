@@ -65,7 +65,7 @@ async def room_socket(websocket: WebSocket, room: str, token: str | None = None)
     outbox.notify({"kind": "state"})
     writer = asyncio.create_task(_write(websocket, game, room, seat, outbox))
     try:
-        snap = await game.snapshot(room)
+        snap = await game.current(room)  # a reconnect must not trust a cache that missed news
         game.wake_bots(room, snap)
         await _read(websocket, game, room, seat, outbox, writer)
     except (WebSocketDisconnect, RoomNotFound, RoomExpired):
@@ -169,7 +169,10 @@ async def _write(websocket: WebSocket, game: Game, room: str, seat: int, outbox:
             await websocket.send_json(frame)
         if want_state or want_presence:
             try:
-                snap = await game.snapshot(room)
+                try:
+                    snap = await game.snapshot(room)
+                except RoomNotFound:  # it was there when the socket opened: purged since
+                    raise RoomExpired(f"room {room} expired and was deleted") from None
             except AppError as exc:
                 await websocket.send_json({"type": "error", **error_payload(exc)[1]})
                 await websocket.close(CLOSE_CODES.get(exc.status, 1008))

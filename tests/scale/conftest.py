@@ -121,7 +121,7 @@ class Server:
             "PYTHONPATH": os.pathsep.join(
                 p for p in (str(ROOT), os.environ.get("PYTHONPATH")) if p
             ),
-            **(env or {}),  # a test's own settings, e.g. the rate limits on
+            **(env or {}),
         }
         rummy = Path(sys.executable).with_name("rummy")
         cmd = [str(rummy)] if rummy.exists() else [sys.executable, "-m", "app.cli"]
@@ -180,7 +180,8 @@ def server_logs(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture
 def start_servers(services: Services, server_logs: Path) -> Iterator[object]:
-    """start_servers(n, workers, env) -> [Server, ...], ready; all stopped after the test."""
+    """start_servers(n, workers=1, env=None) -> [Server, ...], ready; all stopped after
+    the test. `env` adds settings (RUMMY_...) to every server started in that call."""
     started: list[Server] = []
 
     def start(n: int, workers: int = 1, env: dict[str, str] | None = None) -> list[Server]:

@@ -53,14 +53,23 @@ async def create_room(
     return room, tokens
 
 
-async def get_log(url: str, room: str, token: str) -> dict[str, Any]:
+async def _seat_get(url: str, room: str, token: str, what: str) -> dict[str, Any]:
     async with httpx.AsyncClient(timeout=WAIT) as http:
         r = await http.get(
-            f"{url}/api/rooms/{room}/log", headers={"Authorization": f"Bearer {token}"}
+            f"{url}/api/rooms/{room}/{what}", headers={"Authorization": f"Bearer {token}"}
         )
         assert r.status_code == 200, r.text
-        log: dict[str, Any] = r.json()
-        return log
+        body: dict[str, Any] = r.json()
+        return body
+
+
+async def get_log(url: str, room: str, token: str) -> dict[str, Any]:
+    return await _seat_get(url, room, token, "log")
+
+
+async def get_state(url: str, room: str, token: str) -> dict[str, Any]:
+    """The seat's view through `GET /state`."""
+    return await _seat_get(url, room, token, "state")
 
 
 async def get_summary(url: str, room: str) -> dict[str, Any]:

@@ -108,3 +108,33 @@ async def test_put_never_goes_back() -> None:
     cache.put(snapshot("r", 3))
     cache.put(snapshot("r", 2))
     assert (await cache.get("r")).version == 3 and db.reads == 0
+
+
+async def test_a_read_that_finds_unannounced_news_tells_the_room_once() -> None:
+    db = Database()
+    heard: list[int] = []
+    cache = SnapshotCache(db.load, on_newer=lambda snap: heard.append(snap.version))
+    await cache.get("r")
+    assert heard == []  # the first read is no news: nothing was known before it
+    db.rows["r"] = snapshot("r", 1)  # committed by a process that died before publishing
+    await cache.reload("r")
+    assert heard == [1]
+    await cache.reload("r")
+    assert heard == [1]  # the same version again is no news
+    db.rows["r"] = snapshot("r", 2)
+    cache.on_event("r", {"kind": "state", "version": 2})  # announced: the event tells
+    await cache.get("r")
+    assert heard == [1]
+    assert cache.marks() == {"r": (2, 2)}
+
+
+async def test_a_read_that_finds_a_seat_taken_unannounced_tells_the_room() -> None:
+    db = Database()
+    full = snapshot("r", 0)
+    db.rows["r"] = replace(full, seats=(full.seats[0], replace(full.seats[1], taken=False)))
+    heard: list[int] = []
+    cache = SnapshotCache(db.load, on_newer=lambda snap: heard.append(snap.version))
+    await cache.get("r")
+    db.rows["r"] = full  # a join on another process whose event was lost
+    await cache.reload("r")
+    assert heard == [0] and cache.marks() == {"r": (0, 2)}
