@@ -153,6 +153,8 @@ async def test_reload_restores_seat_and_presence(pages) -> None:
     await bob.locator("#join-name").fill("Bob")
     await bob.locator("#join-button").click()
     await expect(bob.locator(".me .seatno")).to_have_text("plaats 2")
+    # The socket's first view has landed too: the drag below must not race a re-render.
+    await expect(bob.locator(".me .dot")).to_have_attribute("data-presence", "on")
     hand = await bob.locator("#hand .card").evaluate_all(
         "els => els.map(e => e.dataset.card).sort()"
     )

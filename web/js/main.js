@@ -125,20 +125,15 @@ async function connect() {
       else if (msg.type === "presence") store.setSeats(msg.seats);
       else if (msg.type === "error") showError({ error: msg.error });
     },
-    onStatus: async (status, code) => {
+    onStatus: (status, code) => {
       if (status === "fatal") {
         store.extra.message = errorText({ code, message: code });
         store.update({ page: "error", connection: "idle" });
         return;
       }
+      // No REST read on "open": the server sends the view on every connect, and a read
+      // started here could land after a newer frame of the same version (a join) and undo it.
       store.update({ connection: status });
-      if (status === "open") {
-        try {
-          applyView(unwrapView(await api.getState(room, store.session.token)));
-        } catch (err) {
-          /* the socket's own state message resyncs as well */
-        }
-      }
     },
   });
   announceTab();
