@@ -1,4 +1,4 @@
-"""Named dependencies: the game service, the room id in the path, and the acting seat."""
+"""Named dependencies: the room service, the room id in the path, and the acting seat."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from typing import Annotated
 from fastapi import Depends, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from app.game import Game
+from app.service import RoomService
 
 RoomId = Annotated[
     str,
@@ -17,21 +17,21 @@ RoomId = Annotated[
 _bearer = HTTPBearer(auto_error=False, description="the seat token")
 
 
-def get_game(request: Request) -> Game:
-    game: Game = request.app.state.game
-    return game
+def get_service(request: Request) -> RoomService:
+    service: RoomService = request.app.state.service
+    return service
 
 
-GameDep = Annotated[Game, Depends(get_game)]
+ServiceDep = Annotated[RoomService, Depends(get_service)]
 
 
 async def get_seat(
     room: RoomId,
-    game: GameDep,
+    service: ServiceDep,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> int:
     """The seat whose token is in `Authorization: Bearer`; it must belong to `room`."""
-    return await game.authorize(room, credentials.credentials if credentials else None)
+    return await service.authorize(room, credentials.credentials if credentials else None)
 
 
 SeatDep = Annotated[int, Depends(get_seat)]

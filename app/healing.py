@@ -26,7 +26,7 @@ from app.models import Room, Seat
 from app.snapshots import Mark
 
 if TYPE_CHECKING:
-    from app.game import Game
+    from app.service import RoomService
 
 log = logging.getLogger("rummy.healing")
 
@@ -65,37 +65,37 @@ class RoomMarks:
         return found
 
 
-async def heal_once(game: Game, marks: RoomMarks) -> int:
+async def heal_once(service: RoomService, marks: RoomMarks) -> int:
     """Compare this process's rooms with the database once; returns how many changed."""
-    cached = game.snapshots.marks()
-    rooms = cached.keys() | game.hub.rooms()
+    cached = service.snapshots.marks()
+    rooms = cached.keys() | service.hub.rooms()
     if not rooms:
         return 0
     found = await marks.many(rooms)
     changed = 0
     for room in rooms:
         mark = found.get(room)
-        held = game.snapshots.mark(room)  # now: a move here may have landed during the query
+        held = service.snapshots.mark(room)  # now: a move here may have landed during the query
         if mark is not None and held is not None and held[0] >= mark[0] and held[1] >= mark[1]:
             continue
         changed += 1
         if mark is None:
             # Only the purge deletes rooms: the sockets read it, find nothing and close.
-            game.snapshots.forget(room)
-            game.hub.notify(room, {"kind": "state"})
+            service.snapshots.forget(room)
+            service.hub.notify(room, {"kind": "state"})
         else:
-            await game.refresh(room)
+            await service.refresh(room)
             if room not in cached:
                 # Sockets whose room fell out of the cache: no read knew what they saw.
-                game.hub.notify(room, {"kind": "state", "version": mark[0]})
+                service.hub.notify(room, {"kind": "state", "version": mark[0]})
     return changed
 
 
-async def heal_forever(game: Game, marks: RoomMarks, interval: float) -> None:
+async def heal_forever(service: RoomService, marks: RoomMarks, interval: float) -> None:
     while True:
         await asyncio.sleep(interval)
         try:
-            changed = await heal_once(game, marks)
+            changed = await heal_once(service, marks)
             if changed:
                 log.info("%d rooms were behind the database; read them again", changed)
         except Exception:  # the database may be briefly away; try again next round

@@ -24,10 +24,10 @@ from app.api import health, moves, rooms, ws
 from app.config import Settings, get_settings
 from app.db import create_engine
 from app.errors import AppError, error_payload
-from app.game import Clock, Game, utcnow
 from app.healing import RoomMarks, heal_forever
 from app.hub import create_hub
 from app.persist import create_store
+from app.service import Clock, RoomService, utcnow
 from app.views import ErrorBody
 
 log = logging.getLogger("rummy")
@@ -43,7 +43,7 @@ _FALLBACK_PAGE = "<!doctype html><title>rummy</title><p>The web app is not insta
 
 
 def create_app(settings: Settings | None = None, *, clock: Clock | None = None) -> FastAPI:
-    """A new app. Tests pass their own settings and clock; `app.state.game.clock` may also be
+    """A new app. Tests pass their own settings and clock; `app.state.service.clock` may also be
     replaced while it runs."""
     settings = settings or get_settings()
     logscrub.install()  # process-wide: also covers servers that do not start via `rummy serve`
@@ -56,11 +56,11 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         store = create_store(engine, settings)
         await store.seal_plain_rows()
         marks = RoomMarks(engine)
-        game = Game(store, hub, settings, clock or utcnow, marks)
-        app.state.game = game
+        service = RoomService(store, hub, settings, clock or utcnow, marks)
+        app.state.service = service
         _tune_gc()
-        purger = asyncio.create_task(_purge_forever(game, settings.purge_interval_seconds))
-        healer = asyncio.create_task(heal_forever(game, marks, settings.heal_interval_seconds))
+        purger = asyncio.create_task(_purge_forever(service, settings.purge_interval_seconds))
+        healer = asyncio.create_task(heal_forever(service, marks, settings.heal_interval_seconds))
         try:
             yield
         finally:
@@ -92,10 +92,10 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     return app
 
 
-async def _purge_forever(game: Game, interval: float) -> None:
+async def _purge_forever(service: RoomService, interval: float) -> None:
     while True:
         try:
-            purged = await game.purge()
+            purged = await service.purge()
             if purged:
                 log.info("purged %d expired rooms", purged)
         except Exception:  # the database may be briefly away; try again next round

@@ -2,14 +2,14 @@
 
 Without it a move read its room three times and every socket of the room read it again to
 send its view: reads, not the one write, were most of a move's cost. With it a move in
-steady state reads nothing: `Game` puts the snapshot it just committed, and every socket's
+steady state reads nothing: `RoomService` puts the snapshot it just committed, and every socket's
 view comes from here.
 
 Why a stale entry can never corrupt a room:
 - A move is applied to the cached state but only lands through the compare-and-swap on
   `rooms.version`. If another process moved first, the CAS fails, the entry is dropped and
   the client gets `stale_version` with the fresh view, as it would have anyway.
-- When a client's version differs from the cached one, `Game` reloads before refusing, so a
+- When a client's version differs from the cached one, `RoomService` reloads before refusing, so a
   client that saw a newer version through another process is not turned away.
 - Every hub event that is not ours drops the entry (events from other processes come
   through Redis). A load that started before such an event is not cached when it ends

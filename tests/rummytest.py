@@ -35,7 +35,7 @@ class LiveServer(str):
 
     def set_clock(self, clock: Callable[[], datetime]) -> None:
         """Make the server read time from `clock` (expiry tests)."""
-        self.app.state.game.clock = clock
+        self.app.state.service.clock = clock
 
     async def call(self, make: Callable[[], Awaitable[Any]]) -> Any:
         """Run `make()` on the server's event loop (its engine lives there) and await it."""

@@ -1,1 +1,1 @@
-"""REST and websocket routes; each stays short and leaves decisions to app.game and rules."""
+"""REST and websocket routes; each stays short and leaves decisions to app.service and rules."""

@@ -7,7 +7,7 @@ import logging
 from fastapi import APIRouter
 from pydantic import BaseModel
 
-from app.deps import GameDep
+from app.deps import ServiceDep
 from app.errors import Unavailable
 from app.views import ErrorBody
 
@@ -24,10 +24,10 @@ class Health(BaseModel):
     response_model=Health,
     responses={503: {"model": ErrorBody, "description": "The database does not answer"}},
 )
-async def healthz(game: GameDep) -> Health:
+async def healthz(service: ServiceDep) -> Health:
     """200 when the database answers, 503 (`unavailable`) when it does not."""
     try:
-        await game.store.ping()
+        await service.store.ping()
     except Exception as exc:
         # The driver's message may name the database's host and user: logged, not answered.
         log.warning("health check: the database does not answer: %s", type(exc).__name__)

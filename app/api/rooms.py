@@ -7,7 +7,7 @@ from fastapi import APIRouter, Request
 import rules
 from app.api.responses import BODY, ROOM, SEAT, errors
 from app.api.schemas import CreateRoomRequest, JoinRequest
-from app.deps import GameDep, RoomId, SeatDep
+from app.deps import RoomId, SeatDep, ServiceDep
 from app.views import (
     CreatedRoom,
     JoinedRoom,
@@ -39,9 +39,11 @@ _FIXED_DEAL = "A fixed seed or deal without RUMMY_ALLOW_FIXED_DEALS (`forbidden`
     response_model=CreatedRoom,
     responses=errors(403, *BODY, 429, e403=_FIXED_DEAL),
 )
-async def create_room(body: CreateRoomRequest, game: GameDep, request: Request) -> CreatedRoom:
+async def create_room(
+    body: CreateRoomRequest, service: ServiceDep, request: Request
+) -> CreatedRoom:
     """Create a room; the creator takes seat 0. In `local` mode `tokens` holds every seat."""
-    room, tokens = await game.create(
+    room, tokens = await service.create(
         variant=body.variant,
         players=body.players,
         mode=body.mode,
@@ -70,33 +72,33 @@ async def create_room(body: CreateRoomRequest, game: GameDep, request: Request) 
     responses=errors(*ROOM, 409, *BODY),
 )
 async def join_room(
-    room: RoomId, game: GameDep, request: Request, body: JoinRequest | None = None
+    room: RoomId, service: ServiceDep, request: Request, body: JoinRequest | None = None
 ) -> JoinedRoom:
     """Take the lowest free seat; 409 `room_full` when there is none."""
     name = body.name.strip() if body else ""
-    seat, token = await game.join(room, name or None)
+    seat, token = await service.join(room, name or None)
     return JoinedRoom(
         room=room, seat=seat, token=token, seat_url=_url(request, f"/r/{room}#seat={token}")
     )
 
 
 @router.get("/rooms/{room}", response_model=RoomSummary, responses=errors(*ROOM))
-async def room_summary(room: RoomId, game: GameDep) -> RoomSummary:
+async def room_summary(room: RoomId, service: ServiceDep) -> RoomSummary:
     """Public summary: variant, players, seats (name, taken, connected, bot), status."""
-    snap = await game.snapshot(room)
-    return build_summary(snap, await game.hub.presence(room))
+    snap = await service.snapshot(room)
+    return build_summary(snap, await service.hub.presence(room))
 
 
 @router.get("/rooms/{room}/state", response_model=RoomView, responses=errors(*SEAT))
-async def room_state(room: RoomId, seat: SeatDep, game: GameDep) -> RoomView:
+async def room_state(room: RoomId, seat: SeatDep, service: ServiceDep) -> RoomView:
     """This seat's view of the room."""
-    snap = await game.current(room)  # a client resyncing must get news the cache may lack
-    game.wake_bots(room, snap)
-    return await game.view(room, seat, snap)
+    snap = await service.current(room)  # a client resyncing must get news the cache may lack
+    service.wake_bots(room, snap)
+    return await service.view(room, seat, snap)
 
 
 @router.get("/rooms/{room}/log", response_model=RoomLog, responses=errors(*SEAT))
-async def room_log(room: RoomId, seat: SeatDep, game: GameDep) -> RoomLog:
+async def room_log(room: RoomId, seat: SeatDep, service: ServiceDep) -> RoomLog:
     """Every finished hand: its deal (rules.hand_start, seed included) and every move, in
     order. `rules.replay(start, [(seat, move), ...])` rebuilds the hand's end."""
-    return RoomLog(room=room, hands=await game.hand_log(room))
+    return RoomLog(room=room, hands=await service.hand_log(room))

@@ -32,7 +32,7 @@ from app.errors import (
     Unauthorized,
     error_payload,
 )
-from app.game import Game
+from app.service import RoomService
 from app.views import seat_infos
 
 router = APIRouter()
@@ -48,10 +48,10 @@ CLOSE_SECONDS = 30.0
 
 @router.websocket("/api/rooms/{room}/ws")
 async def room_socket(websocket: WebSocket, room: str, token: str | None = None) -> None:
-    game: Game = websocket.app.state.game
+    service: RoomService = websocket.app.state.service
     await websocket.accept()
     try:
-        seat = await _authenticate(websocket, game, room, token)
+        seat = await _authenticate(websocket, service, room, token)
     except AppError as exc:
         with contextlib.suppress(Exception):  # the client may be gone already
             await websocket.send_json({"type": "error", **error_payload(exc)[1]})
@@ -60,14 +60,14 @@ async def room_socket(websocket: WebSocket, room: str, token: str | None = None)
     except WebSocketDisconnect:
         return
     outbox = Outbox()
-    unsubscribe = game.hub.subscribe(room, outbox.notify)
-    await game.hub.connect(room, seat)
+    unsubscribe = service.hub.subscribe(room, outbox.notify)
+    await service.hub.connect(room, seat)
     outbox.notify({"kind": "state"})
-    writer = asyncio.create_task(_write(websocket, game, room, seat, outbox))
+    writer = asyncio.create_task(_write(websocket, service, room, seat, outbox))
     try:
-        snap = await game.current(room)  # a reconnect must not trust a cache that missed news
-        game.wake_bots(room, snap)
-        await _read(websocket, game, room, seat, outbox, writer)
+        snap = await service.current(room)  # a reconnect must not trust a cache that missed news
+        service.wake_bots(room, snap)
+        await _read(websocket, service, room, seat, outbox, writer)
     except (WebSocketDisconnect, RoomNotFound, RoomExpired):
         pass
     finally:
@@ -75,7 +75,7 @@ async def room_socket(websocket: WebSocket, room: str, token: str | None = None)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
-        await game.hub.disconnect(room, seat)
+        await service.hub.disconnect(room, seat)
     if outbox.behind:
         log.info("closed a socket that sent more than it read (%d frames waiting)", len(outbox))
         # Nothing else is queued any more: the close waits only for the client to read.
@@ -86,12 +86,14 @@ async def room_socket(websocket: WebSocket, room: str, token: str | None = None)
             )
 
 
-async def _authenticate(websocket: WebSocket, game: Game, room: str, token: str | None) -> int:
+async def _authenticate(
+    websocket: WebSocket, service: RoomService, room: str, token: str | None
+) -> int:
     """The seat of the socket's token, from the URL or else from its first frame."""
     if token is None:
-        await game.snapshot(room)  # an unknown or expired room is told before any wait
+        await service.snapshot(room)  # an unknown or expired room is told before any wait
         token = await _auth_frame(websocket)
-    return await game.authorize(room, token)
+    return await service.authorize(room, token)
 
 
 async def _auth_frame(websocket: WebSocket) -> str:
@@ -113,7 +115,7 @@ async def _auth_frame(websocket: WebSocket) -> str:
 
 async def _read(
     websocket: WebSocket,
-    game: Game,
+    service: RoomService,
     room: str,
     seat: int,
     outbox: Outbox,
@@ -127,7 +129,7 @@ async def _read(
             text = message.get("text")
             if text is None:
                 raise InvalidRequest("frames are JSON text")
-            await _handle(game, room, seat, text, outbox)
+            await _handle(service, room, seat, text, outbox)
         except (AppError, rules.IllegalMove) as exc:
             _, body = error_payload(exc)
             body.pop("state", None)
@@ -136,7 +138,7 @@ async def _read(
             outbox.notify({"kind": "state"})
 
 
-async def _handle(game: Game, room: str, seat: int, text: str, outbox: Outbox) -> None:
+async def _handle(service: RoomService, room: str, seat: int, text: str, outbox: Outbox) -> None:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested too deep
@@ -148,10 +150,10 @@ async def _handle(game: Game, room: str, seat: int, text: str, outbox: Outbox) -
     try:
         if kind == "move":
             body = MoveRequest.model_validate(data, extra="ignore")
-            await game.play(room, seat, body.move, body.version)
+            await service.play(room, seat, body.move, body.version)
         elif kind == "vote":
             vote = VoteRequest.model_validate(data, extra="ignore")
-            await game.cast(room, seat, vote.vote, vote.version)
+            await service.cast(room, seat, vote.vote, vote.version)
         else:
             raise InvalidRequest('type must be "move", "vote" or "ping"')
     except ValidationError as exc:
@@ -161,7 +163,9 @@ async def _handle(game: Game, room: str, seat: int, text: str, outbox: Outbox) -
         raise error(f"{where}: {first['msg']}") from None
 
 
-async def _write(websocket: WebSocket, game: Game, room: str, seat: int, outbox: Outbox) -> None:
+async def _write(
+    websocket: WebSocket, service: RoomService, room: str, seat: int, outbox: Outbox
+) -> None:
     sent = -1  # the newest version this socket was sent: a room never goes back on screen
     while True:
         frames, want_state, want_presence = await outbox.take()
@@ -170,17 +174,17 @@ async def _write(websocket: WebSocket, game: Game, room: str, seat: int, outbox:
         if want_state or want_presence:
             try:
                 try:
-                    snap = await game.snapshot(room)
+                    snap = await service.snapshot(room)
                 except RoomNotFound:  # it was there when the socket opened: purged since
                     raise RoomExpired(f"room {room} expired and was deleted") from None
             except AppError as exc:
                 await websocket.send_json({"type": "error", **error_payload(exc)[1]})
                 await websocket.close(CLOSE_CODES.get(exc.status, 1008))
                 return
-            connected = await game.hub.presence(room)
+            connected = await service.hub.presence(room)
             if want_state and snap.version >= sent:
                 sent = snap.version
-                view = await game.view(room, seat, snap)
+                view = await service.view(room, seat, snap)
                 # Serialized once, straight to text: this runs for every socket on every move.
                 await websocket.send_text('{"type":"state","state":' + view.model_dump_json() + "}")
             if want_presence:

@@ -35,7 +35,7 @@ async def race(
 
 
 async def versions(server: LiveServer, room: str) -> list[int]:
-    return list(await server.call(lambda: server.app.state.game.store.versions(room)))
+    return list(await server.call(lambda: server.app.state.service.store.versions(room)))
 
 
 async def check_race(servers: list[LiveServer], api: Api) -> None:

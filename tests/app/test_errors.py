@@ -96,7 +96,7 @@ async def test_410_after_a_week_without_activity(make_server) -> None:
         assert error_code(await api.join(room), 410) == "room_expired"
         assert error_code(await api.move(room, tokens[0], DRAW, 1), 410) == "room_expired"
         # The periodic purge removes it for good.
-        purged = await server.call(lambda: server.app.state.game.purge())
+        purged = await server.call(lambda: server.app.state.service.purge())
         assert purged >= 1
         assert error_code(await api.summary(room), 404) == "room_not_found"
 

@@ -1,4 +1,4 @@
-"""The room service (`app.game.Game`) driven directly on the in-memory store: no server,
+"""The room service (`app.service.RoomService`) driven directly on the in-memory store: no server,
 no database, no uvicorn. What a player would see comes back from the same calls the
 routes make (`create`, `join`, `move`, `vote`, `hand_log`)."""
 
@@ -14,9 +14,9 @@ from rummytest import fixed_deal
 import rules
 from app.config import Settings
 from app.errors import RoomFull, StaleVersion
-from app.game import Game
 from app.hub import Hub
 from app.persist import MemoryStore, Writer
+from app.service import RoomService
 
 # Seat 0 draws the planted KS, melds its three runs and discards the KS: out in one turn.
 HAND = ["AH", "2H", "3H", "4H", "5C", "6C", "7C", "8D", "9D", "TD"]
@@ -43,88 +43,88 @@ class RecordingWriter:
         await self.inner.close()
 
 
-def make_game(store: MemoryStore | None = None) -> Game:
+def make_service(store: MemoryStore | None = None) -> RoomService:
     settings = Settings(allow_fixed_deals=True, database_url="sqlite+aiosqlite://")
-    return Game(store or MemoryStore(), Hub(), settings)
+    return RoomService(store or MemoryStore(), Hub(), settings)
 
 
-async def online_room(game: Game) -> tuple[str, list[str]]:
+async def online_room(service: RoomService) -> tuple[str, list[str]]:
     deal = rules.Deal.model_validate(fixed_deal("classic", 2, hands=[HAND], stock_top=["KS"]))
-    room, tokens = await game.create(
+    room, tokens = await service.create(
         variant="classic", players=2, mode="online", name="Ann", bots={}, seed=None, deal=deal
     )
-    seat, token = await game.join(room, "Bob")
+    seat, token = await service.join(room, "Bob")
     assert seat == 1 and tokens[0] is not None
     return room, [tokens[0], token]
 
 
 async def test_a_hand_played_on_the_memory_store_is_scored_logged_and_dealt_again() -> None:
-    game = make_game()
-    room, _ = await online_room(game)
-    view = await game.move(room, 0, DRAW, 0)
+    service = make_service()
+    room, _ = await online_room(service)
+    view = await service.move(room, 0, DRAW, 0)
     assert view.version == 1 and "KS" in view.hand
-    view = await game.move(room, 0, rules.parse_move({"type": "meld", "melds": MELDS}), 1)
+    view = await service.move(room, 0, rules.parse_move({"type": "meld", "melds": MELDS}), 1)
     assert view.hand == ("KS",)
-    view = await game.move(room, 0, rules.parse_move({"type": "discard", "card": "KS"}), 2)
+    view = await service.move(room, 0, rules.parse_move({"type": "discard", "card": "KS"}), 2)
     assert view.phase == "hand_over" and view.hand_result is not None
     assert view.hand_result.winner == 0
 
-    [hand] = await game.hand_log(room)
+    [hand] = await service.hand_log(room)
     assert (hand.hand, hand.start_version, hand.end_version) == (0, 0, 3)
     assert [m.version for m in hand.moves] == [1, 2, 3]
     assert hand.start.seed == "0" * len(hand.start.seed)  # the match seed stays hidden
 
-    await game.vote(room, 0, "next_hand", None)
-    view = await game.vote(room, 1, "next_hand", None)
+    await service.vote(room, 0, "next_hand", None)
+    view = await service.vote(room, 1, "next_hand", None)
     assert (view.version, view.hand_number, view.phase) == (5, 2, "draw")
-    assert len(await game.hand_log(room)) == 1  # the new hand is not over
+    assert len(await service.hand_log(room)) == 1  # the new hand is not over
 
 
 async def test_a_stale_version_is_refused_and_writes_nothing() -> None:
     store = MemoryStore()
-    game = make_game(store)
-    room, _ = await online_room(game)
+    service = make_service(store)
+    room, _ = await online_room(service)
     with pytest.raises(StaleVersion):
-        await game.move(room, 0, DRAW, 7)
+        await service.move(room, 0, DRAW, 7)
     assert await store.versions(room) == []
-    assert (await game.view(room, 0)).version == 0
+    assert (await service.view(room, 0)).version == 0
 
 
 async def test_a_third_player_finds_the_room_full() -> None:
-    game = make_game()
-    room, _ = await online_room(game)
+    service = make_service()
+    room, _ = await online_room(service)
     with pytest.raises(RoomFull):
-        await game.join(room, "Cy")
+        await service.join(room, "Cy")
 
 
 async def test_moves_of_many_rooms_at_once_are_written_in_one_batch() -> None:
     store = MemoryStore()
     recorder = RecordingWriter(store.writer)
     store.writer = recorder
-    game = make_game(store)
-    rooms = [room for room, _ in [await online_room(game) for _ in range(ROOMS)]]
+    service = make_service(store)
+    rooms = [room for room, _ in [await online_room(service) for _ in range(ROOMS)]]
     for room in rooms:
-        await game.view(room, 0)  # cached, as a room in play is
+        await service.view(room, 0)  # cached, as a room in play is
     recorder.batches.clear()
 
-    await asyncio.gather(*(game.play(room, 0, DRAW, 0) for room in rooms))
+    await asyncio.gather(*(service.play(room, 0, DRAW, 0) for room in rooms))
 
     # All arrived while nothing was being written: one transaction for all of them.
     assert [sorted(b) for b in recorder.batches] == [sorted(rooms)]
     for room in rooms:
-        view = await game.view(room, 0)
+        view = await service.view(room, 0)
         assert view.version == 1 and "KS" in view.hand
 
 
 async def test_a_failed_batch_is_written_one_by_one(caplog: pytest.LogCaptureFixture) -> None:
     store = MemoryStore()
     store.writer = RecordingWriter(store.writer, fail=True)
-    game = make_game(store)
-    rooms = [room for room, _ in [await online_room(game) for _ in range(4)]]
+    service = make_service(store)
+    rooms = [room for room, _ in [await online_room(service) for _ in range(4)]]
     for room in rooms:
-        await game.view(room, 0)
+        await service.view(room, 0)
     with caplog.at_level(logging.WARNING, logger="rummy.committer"):
-        await asyncio.gather(*(game.play(room, 0, DRAW, 0) for room in rooms))
+        await asyncio.gather(*(service.play(room, 0, DRAW, 0) for room in rooms))
     assert ["one by one" in r.getMessage() for r in caplog.records] == [True]
     for room in rooms:
         assert await store.versions(room) == [1]

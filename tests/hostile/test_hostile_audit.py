@@ -148,7 +148,7 @@ class LiveAudit:
         self.checked = 0
 
     async def true_state(self, room: str) -> tuple[int, rules.GameState]:
-        game = self.live.app.state.game
+        game = self.live.app.state.service
         snap = await self.live.call(lambda: game.snapshot(room))
         self.truth[snap.version] = snap.state
         self.public |= public_cards(snap.state)

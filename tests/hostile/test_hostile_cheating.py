@@ -266,7 +266,7 @@ async def test_the_stock_and_the_current_hand_stay_out_of_every_answer(
             derived = hand_seed(bytes.fromhex(candidate), match, 2)
             assert commitment(derived) != second["commitment"]
     # ... and the second hand's own seed is nowhere either.
-    real = live_server.app.state.game
+    real = live_server.app.state.service
     snap = await live_server.call(lambda: real.snapshot(room))
     assert snap.state.hand_seed not in log.text and snap.state.seed not in log.text
     assert commitment(bytes.fromhex(snap.state.hand_seed)) == second["commitment"]

@@ -173,7 +173,7 @@ async def test_a_frame_over_the_cap_closes_the_socket_with_1009(
 ) -> None:
     room, tokens = await full_room(http, "classic", 2, seed=7004)
     before = _views(live_server, room, tokens)
-    cap = live_server.app.state.game.settings.ws_max_frame_bytes
+    cap = live_server.app.state.service.settings.ws_max_frame_bytes
     for frame in (
         json.dumps({"type": "move", "move": DRAW, "version": 0, "pad": "x" * cap}),
         "[" * (cap + 1),
@@ -200,7 +200,7 @@ async def test_a_hostile_first_frame_is_refused_like_a_wrong_token(
     room, tokens = await full_room(http, "classic", 2, seed=7005)
     before = _views(live_server, room, tokens)
     url = "ws" + live_server[len("http") :] + f"/api/rooms/{room}/ws"
-    cap = live_server.app.state.game.settings.ws_max_frame_bytes
+    cap = live_server.app.state.service.settings.ws_max_frame_bytes
     for frame in [
         *MALFORMED[:12],
         json.dumps({"type": "auth", "token": tokens[0]}).encode(),  # binary, not text

@@ -42,7 +42,7 @@ from app.persist import Commit, GroupCommitter, NewSeat, Snapshot, Store
 from app.snapshots import SnapshotCache, mark_of
 from app.views import PLAYING, LogHand, LogMove, LogVote, RoomView, build_view
 
-log = logging.getLogger("rummy.game")
+log = logging.getLogger("rummy.service")
 
 Clock = Callable[[], datetime]
 # A bound on consecutive bot turns in one go, so a rules bug cannot spin forever.
@@ -68,7 +68,7 @@ def seed_bytes(seed: int) -> bytes:
     return hashlib.sha256(f"rummy-fixed-seed:{seed}".encode()).digest()
 
 
-class Game:
+class RoomService:
     def __init__(
         self,
         store: Store,
