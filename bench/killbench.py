@@ -46,6 +46,8 @@ from load import PLAYING, Chooser, free_port, log_gaps, log_moves, same_move  # 
 from websockets.asyncio.client import connect  # noqa: E402
 from websockets.exceptions import ConnectionClosed, InvalidHandshake  # noqa: E402
 
+from app.persist.sealing import new_key  # noqa: E402
+
 DONE = ("hand_over", "match_over")
 
 
@@ -318,6 +320,8 @@ async def bench(args: argparse.Namespace) -> int:
         "RUMMY_DATABASE_URL": db_url.replace("postgresql://", "postgresql+asyncpg://", 1),
         "RUMMY_REDIS_URL": args.redis,
         "RUMMY_RATE_LIMIT_ENABLED": "false",
+        # Both processes seal states with one key, and the bench leaves no key in ./data.
+        "RUMMY_SECRET_KEY": new_key(),
         "PYTHONPATH": str(ROOT),
     }
     servers = [Server(name, env, logs) for name in ("a", "b")]
