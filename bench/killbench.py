@@ -136,6 +136,9 @@ class Room:
     progress_at: float = field(default_factory=time.monotonic)
     longest_pause: float = 0.0
     stalled: str | None = None
+    # What each seat last saw: (version, phase, turn, server index, moves awaiting an answer),
+    # printed with a stall so that its cause can be told (server or client) afterwards.
+    seen: dict[int, tuple[int, str, int, int, int]] = field(default_factory=dict)
     finished: set[int] = field(default_factory=set)  # seats whose latest view is a hand's end
     # (version made, seat, move) of every move whose mover saw the version it made
     acked: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
@@ -193,6 +196,7 @@ async def seat_loop(run: Run, room: Room, seat: int, home: int, think: float, se
                     state = frame["state"]
                     version = state["version"]
                     room.saw(version, state["phase"])
+                    room.seen[seat] = (version, state["phase"], state["turn"], at, len(sent))
                     last = state.get("last_move") or {}
                     if version - 1 in sent and last.get("seat") == seat:
                         room.acked.append((version, seat, sent.pop(version - 1)))
@@ -230,7 +234,10 @@ async def watch_stalls(run: Run, rooms: list[Room], stall: float) -> None:
         for room in rooms:
             done = run.stopping and len(room.finished) == len(room.tokens)
             if room.stalled is None and not done and now - room.progress_at > stall:
-                room.stalled = f"no progress for {stall:.0f} s at version {room.top} ({room.phase})"
+                room.stalled = (
+                    f"no progress for {stall:.0f} s at version {room.top} ({room.phase});"
+                    f" seats saw {room.seen}"
+                )
 
 
 async def until_finished(rooms: list[Room], timeout: float) -> None:
