@@ -12,6 +12,9 @@ class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_prefix="RUMMY_", extra="ignore")
 
     database_url: str = "sqlite+aiosqlite:///./data/rummy.db"
+    # The longest a request or socket waits for a pooled database connection before it is
+    # answered 503 `unavailable` (SQLAlchemy's default, 30 s, left sockets with no state).
+    db_pool_timeout_seconds: float = 5.0
     # Fixed seeds and deals make hands predictable: only for tests and puzzles.
     allow_fixed_deals: bool = False
     room_ttl_days: float = 7

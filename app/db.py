@@ -6,6 +6,7 @@ import os
 from typing import Any
 
 from sqlalchemy import event
+from sqlalchemy import exc as sa_exc
 from sqlalchemy.engine import make_url
 from sqlalchemy.ext.asyncio import (
     AsyncEngine,
@@ -13,9 +14,29 @@ from sqlalchemy.ext.asyncio import (
     async_sessionmaker,
     create_async_engine,
 )
+from sqlalchemy.pool import AsyncAdaptedQueuePool, ConnectionPoolEntry
+
+from app.errors import Unavailable
+
+# How long a caller waits for a pooled connection unless told (RUMMY_DB_POOL_TIMEOUT_SECONDS).
+POOL_TIMEOUT_SECONDS = 5.0
 
 
-def create_engine(url: str) -> AsyncEngine:
+class BoundedPool(AsyncAdaptedQueuePool):
+    """A queue pool whose wait for a connection ends in `Unavailable` (503 `unavailable`,
+    a socket's error frame and close code), so every caller above the store, the
+    websocket's included, answers a full pool as an API error rather than a crash."""
+
+    def _do_get(self) -> ConnectionPoolEntry:
+        try:
+            return super()._do_get()
+        except sa_exc.TimeoutError:
+            raise Unavailable(
+                f"the database is busy: no connection within {self._timeout:g} s, try again"
+            ) from None
+
+
+def create_engine(url: str, pool_timeout: float = POOL_TIMEOUT_SECONDS) -> AsyncEngine:
     """An async engine for `url`; for SQLite also creates the file's folder."""
     parsed = make_url(url)
     kwargs: dict[str, Any] = {}
@@ -23,9 +44,11 @@ def create_engine(url: str) -> AsyncEngine:
         if parsed.database and parsed.database != ":memory:":
             folder = os.path.dirname(os.path.abspath(parsed.database))
             os.makedirs(folder, exist_ok=True)
-        # SQLite has one writer at a time anyway; a small pool avoids queueing on locks.
-        kwargs["pool_size"] = 1
-        kwargs["max_overflow"] = 4
+        # In WAL readers run beside the one writer, and a connection stays checked out
+        # across turns of a busy event loop: 1+4 connections queued a connect storm's
+        # reads for 30 s. Each connection is a thread of aiosqlite's, so 10 in all.
+        kwargs["pool_size"] = 4
+        kwargs["max_overflow"] = 6
     else:
         # No pre-ping: it would add a round trip to every transaction, every move's
         # included. A connection the server dropped fails one transaction, is discarded by
@@ -34,6 +57,9 @@ def create_engine(url: str) -> AsyncEngine:
         # them (two processes use 60 of PostgreSQL's default 100 connections).
         kwargs["pool_size"] = 10
         kwargs["max_overflow"] = 20
+    if parsed.database != ":memory:":
+        kwargs["poolclass"] = BoundedPool
+        kwargs["pool_timeout"] = pool_timeout
     engine = create_async_engine(url, **kwargs)
     if parsed.get_backend_name() == "sqlite":
         event.listen(engine.sync_engine, "connect", sqlite_pragmas)

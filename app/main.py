@@ -50,7 +50,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-        engine = create_engine(settings.database_url)
+        engine = create_engine(settings.database_url, settings.db_pool_timeout_seconds)
+        app.state.engine = engine  # tests hold its pool
         hub = create_hub(settings.redis_url)
         await hub.start()
         store = create_store(engine, settings)

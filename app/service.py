@@ -138,14 +138,22 @@ class RoomService:
         Raises RoomNotFound or RoomExpired first (the room is checked before the token),
         then Unauthorized (no or unknown token) or Forbidden (a token of another room).
         """
-        await self.snapshot(room_id)
+        snap = await self.snapshot(room_id)
         if not token:
             raise Unauthorized("a seat token is required")
-        found = await self.store.seat_of(hash_token(token))
+        token_hash = hash_token(token)
+        # The cached room holds its seats' token hashes: a connect storm reads no database.
+        seat = snap.seat_of(token_hash)
+        if seat is not None:
+            return seat
+        # Not in the cached room: tell 401 from 403, or find a seat taken through another
+        # process whose news has not reached this one.
+        found = await self.store.seat_of(token_hash)
         if found is None:
             raise Unauthorized("unknown seat token")
         if found[0] != room_id:
             raise Forbidden("this token belongs to another room")
+        self.snapshots.forget(room_id)  # it missed that seat: read it again when next asked
         return found[1]
 
     async def view(self, room_id: str, seat: int, snap: Snapshot | None = None) -> RoomView:
@@ -234,7 +242,12 @@ class RoomService:
         )
         if seat is None:
             raise RoomFull("every seat of this room is taken")
-        self.snapshots.forget(room_id)  # its seats changed
+        try:
+            # Its seats changed: read it now, so the new seat's token is in the cached room
+            # its socket is checked against.
+            await self.snapshots.reload(room_id)
+        except AppError:
+            pass  # the seat is taken all the same: the next reader of the room reads it
         await self.hub.publish(room_id, {"kind": "state"})
         return seat, token
 

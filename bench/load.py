@@ -19,6 +19,21 @@ The bots pace themselves (`--rate`, the offered moves/s over all rooms) so the l
 server's, not a closed loop's queue. Several client processes (`--procs`) keep the clients'
 CPU from being the bottleneck; run them on the other core.
 
+It also counts as problems (and exits 1 on any): server errors (5xx answers, error frames
+`unavailable` or `internal_error`, close code 1011, and with `--server-log` the server's log
+lines at ERROR or with a traceback), rooms it could not make, sockets that got no state
+within `--state-timeout` of their first try, and rooms stalled (no new version for
+`--stall-seconds` while a hand is in play).
+
+`--storm` is the connect storm: `--rooms` (2,000) rooms made and connected as fast as the
+bench can, no warm-up, then a short play to see that no room stalled; it prints the sockets
+that got their state, the time until all had, the server errors and stalled rooms. Run the
+server with RUMMY_RATE_LIMIT_ENABLED=false (2,000 creates from one address are above the
+default rates), e.g.:
+
+    .venv/bin/rummy serve --port 8000 2> server.log &
+    .venv/bin/python bench/load.py --storm --server-log server.log
+
 `--floor` also measures, in the same run, the cheapest endpoint that writes one SQLite row
 per request (bench/floor_app.py, started here in its own process) and prints our ratio to it.
 
@@ -33,6 +48,7 @@ import asyncio
 import json
 import os
 import random
+import re
 import socket
 import subprocess
 import sys
@@ -51,6 +67,10 @@ sys.path.insert(0, str(ROOT / "bench"))
 from rawhttp import RawHTTP  # noqa: E402
 
 PLAYING = ("draw", "play")
+# Error frame codes that are the server's fault, not the bench's.
+SERVER_ERROR_CODES = ("unavailable", "internal_error")
+# A server log line that is an error: an ERROR level line or a traceback.
+SERVER_LOG_ERROR = re.compile(r"^(ERROR\b|Traceback \(most recent call last\))")
 
 
 # ---------------------------------------------------------------------------------------
@@ -131,6 +151,11 @@ class Stats:
     reconnects: int = 0
     problems: list[str] = field(default_factory=list)  # the first 20, to print
     problem_count: int = 0
+    server_errors: Counter[str] = field(default_factory=Counter)
+
+    def server_error(self, what: str, text: str) -> None:
+        self.server_errors[what] += 1
+        self.problem(text)
 
     def problem(self, text: str) -> None:
         self.problem_count += 1
@@ -148,7 +173,16 @@ class Child:
         self.window_start = 0.0
         self.window_end = 0.0
         self.connected: set[tuple[str, int]] = set()
-        self.handshakes = asyncio.Semaphore(32)  # websocket opens in flight at once
+        # Websocket opens in flight at once (a storm opens as many as the bench can).
+        self.handshakes = asyncio.Semaphore(512 if args.storm else 32)
+        # Per seat: when it first tried to connect and first received a state (wall clock,
+        # so the parent can compare the client processes).
+        self.first_try: dict[tuple[str, int], float] = {}
+        self.first_state: dict[tuple[str, int], float] = {}
+        # Per room: the newest version any seat saw, when, and the phase it showed.
+        self.progress: dict[str, tuple[int, float, str]] = {}
+        self.stalled: set[str] = set()
+        self.rooms_not_made = 0
         self.stopping = False
         self.finish_deadline = 0.0
         self.chooser = Chooser(args.strategy, seed=args.seed * 1000 + index)
@@ -169,6 +203,7 @@ class Child:
             )
             if status != 201:
                 self.stats.errors[f"create_{status}"] += 1
+                self._not_made(f"load{n}: create answered {status}", status)
                 return None
             room_id, tokens = body["room"], [body["token"]]
             for seat in range(1, players):
@@ -177,6 +212,7 @@ class Child:
                 )
                 if status != 201:
                     self.stats.errors[f"join_{status}"] += 1
+                    self._not_made(f"{room_id}: join answered {status}", status)
                     return None
                 tokens.append(joined["token"])
             # Seat i on URL n + i: with two URLs every room has seats on both processes.
@@ -184,6 +220,13 @@ class Child:
             return Room(room_id, players, self.args.variant, tokens, urls)
         finally:
             await http.close()
+
+    def _not_made(self, text: str, status: int) -> None:
+        self.rooms_not_made += 1
+        if status >= 500:
+            self.stats.server_error("http_5xx", text)
+        else:
+            self.stats.problem(text)
 
     # -- play ----------------------------------------------------------------------------
     def think(self) -> float:
@@ -198,6 +241,7 @@ class Child:
         from websockets.exceptions import ConnectionClosed
 
         url_index = self.urls.index(room.urls[seat])
+        self.first_try.setdefault((room.id, seat), time.time())
         last_version = -1
         attempts = 0
         while True:
@@ -229,6 +273,8 @@ class Child:
                     return
                 if isinstance(exc, ConnectionClosed) and exc.sent and exc.sent.code == 1011:
                     self.stats.problem(f"{room.id} seat {seat}: client error {exc!r}")
+                if isinstance(exc, ConnectionClosed) and exc.rcvd and exc.rcvd.code == 1011:
+                    self.stats.server_error("close_1011", f"{room.id} seat {seat}: {exc!r}")
                 attempts += 1
                 self.stats.reconnects += 1
                 self.stats.errors[f"ws_{type(exc).__name__}"] += 1
@@ -261,8 +307,12 @@ class Child:
             kind = msg.get("type")
             if kind == "error":
                 error = msg.get("error", {})
-                self.stats.errors[error.get("code", "unknown")] += 1
-                self.stats.problem(f"{room.id} seat {seat}: {error}")
+                code = error.get("code", "unknown")
+                self.stats.errors[code] += 1
+                if code in SERVER_ERROR_CODES:
+                    self.stats.server_error(f"frame_{code}", f"{room.id} seat {seat}: {error}")
+                else:
+                    self.stats.problem(f"{room.id} seat {seat}: {error}")
                 moved_at = -1  # the resync view that follows may ask for this move again
                 continue
             if kind != "state":
@@ -274,6 +324,8 @@ class Child:
                     f"{room.id} seat {seat}: version went back {last_version}->{version}"
                 )
             last_version = max(last_version, version)
+            self.first_state.setdefault((room.id, seat), time.time())
+            self._note_progress(room.id, state, now)
             self._check_state(room, seat, state)
             self._note_broadcast(room, seat, state, now)
             phase = state["phase"]
@@ -316,6 +368,34 @@ class Child:
         except Exception:
             pass  # the socket died; the seat's loop reconnects and decides again
 
+    def _note_progress(self, room_id: str, state: dict[str, Any], now: float) -> None:
+        seen = self.progress.get(room_id)
+        if seen is None or state["version"] > seen[0]:
+            self.progress[room_id] = (state["version"], now, state["phase"])
+
+    def find_stalls(self, now: float) -> None:
+        """Rooms in a hand whose version has not moved for `--stall-seconds`: a room whose
+        sockets wait for a move that never comes."""
+        bound = self.args.stall_seconds
+        for room_id, (version, since, phase) in self.progress.items():
+            if phase in PLAYING and now - since > bound and room_id not in self.stalled:
+                self.stalled.add(room_id)
+                self.stats.problem(f"{room_id}: stalled at v{version} for more than {bound:g} s")
+
+    def no_state_seats(self) -> int:
+        """Seats that never received a state, or not within `--state-timeout` of trying."""
+        late = 0
+        for room in self.rooms:
+            for seat in range(room.players):
+                tried = self.first_try.get((room.id, seat))
+                got = self.first_state.get((room.id, seat))
+                if got is None or tried is None or got - tried > self.args.state_timeout:
+                    late += 1
+                    if len(self.stats.problems) < 20:
+                        self.stats.problems.append(f"{room.id} seat {seat}: no state in time")
+        self.stats.problem_count += late
+        return late
+
     def _check_state(self, room: Room, seat: int, state: dict[str, Any]) -> None:
         total = conserved(state)
         if room.deck is None:
@@ -356,6 +436,8 @@ class Child:
     async def sample_ws(self) -> None:
         while not self.stopping:
             await asyncio.sleep(0.5)
+            if not self.stopping:
+                self.find_stalls(time.perf_counter())
             if self.in_window(time.perf_counter()):
                 low = self.stats.ws_low
                 self.stats.ws_low = (
@@ -372,6 +454,8 @@ class Child:
             )
             if status != 200:
                 result["log_http_error"] += 1
+                if status >= 500:
+                    self.stats.server_errors["http_5xx"] += 1
                 self.stats.problem(f"{room.id}: GET log {status}")
                 return result
             entries = log_moves(log)
@@ -385,6 +469,8 @@ class Child:
                 )
                 if status != 200:
                     result["state_http_error"] += 1
+                    if status >= 500:
+                        self.stats.server_error("http_5xx", f"{room.id}: GET state {status}")
                     continue
                 self._check_state(room, seat, state)
                 if seat == 0:
@@ -430,27 +516,40 @@ class Child:
     # -- run -----------------------------------------------------------------------------
     async def run(self, share: list[tuple[int, int]], start_at: float) -> dict[str, Any]:
         # Setup is not measured; a bounded number at a time keeps it from being a stampede.
-        gate = asyncio.Semaphore(16)
+        # A storm makes its rooms as fast as it can and connects each as soon as it is made.
+        gate = asyncio.Semaphore(64 if self.args.storm else 16)
+        tasks: list[asyncio.Task[None]] = []
+
+        def launch(room: Room) -> None:
+            self.rooms.append(room)
+            tasks.extend(
+                asyncio.create_task(self.seat_loop(room, seat)) for seat in range(room.players)
+            )
 
         async def make(n: int, players: int) -> Room | None:
             async with gate:
-                return await self.make_room(n, players)
+                room = await self.make_room(n, players)
+            if room is not None and self.args.storm:
+                launch(room)
+            return room
 
-        made = await asyncio.gather(*(make(n, p) for n, p in share))
-        self.rooms = [r for r in made if r is not None]
-        # Everyone starts together: the parent passes a wall-clock start time.
-        await asyncio.sleep(max(0.0, start_at - time.time()))
         self.window_start = self.window_end = float("inf")
-        sampler = asyncio.create_task(self.sample_ws())
-        tasks = [
-            asyncio.create_task(self.seat_loop(room, seat))
-            for room in self.rooms
-            for seat in range(room.players)
-        ]
-        # The window opens `warmup` seconds after every seat has connected (within 60 s).
+        # Everyone starts together: the parent passes a wall-clock start time.
+        if self.args.storm:
+            await asyncio.sleep(max(0.0, start_at - time.time()))
+            sampler = asyncio.create_task(self.sample_ws())
+            await asyncio.gather(*(make(n, p) for n, p in share))
+        else:
+            made = await asyncio.gather(*(make(n, p) for n, p in share))
+            await asyncio.sleep(max(0.0, start_at - time.time()))
+            sampler = asyncio.create_task(self.sample_ws())
+            for room in made:
+                if room is not None:
+                    launch(room)
+        # The window opens `warmup` seconds after every seat has its state (or the bound).
         seats = sum(room.players for room in self.rooms)
-        deadline = time.perf_counter() + 60
-        while len(self.connected) < seats and time.perf_counter() < deadline:
+        deadline = time.perf_counter() + max(60.0, self.args.state_timeout)
+        while len(self.first_state) < seats and time.perf_counter() < deadline:
             await asyncio.sleep(0.05)
         self.window_start = time.perf_counter() + self.args.warmup
         self.window_end = self.window_start + self.args.duration
@@ -461,6 +560,7 @@ class Child:
         for task in tasks:
             task.cancel()
         sampler.cancel()
+        no_state = self.no_state_seats()
         audit = Counter[str]()
         for i in range(0, len(self.rooms), 20):
             for part in await asyncio.gather(*(self.audit(r) for r in self.rooms[i : i + 20])):
@@ -479,6 +579,14 @@ class Child:
             "audit": dict(audit),
             "rooms": len(self.rooms),
             "seats": sum(r.players for r in self.rooms),
+            "server_errors": dict(self.stats.server_errors),
+            "no_state": no_state,
+            "got_state": len(self.first_state),
+            "all_state_at": max(self.first_state.values())
+            if self.first_state and len(self.first_state) == seats
+            else None,
+            "stalled": len(self.stalled),
+            "rooms_not_made": self.rooms_not_made,
         }
 
 
@@ -615,15 +723,49 @@ def pct(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
+def log_size(path: str | None) -> int:
+    """Where the server's log ends now: only lines written during the run are scanned."""
+    try:
+        return os.path.getsize(path) if path else 0
+    except OSError:
+        return 0
+
+
+def server_log_errors(path: str | None, start: int) -> list[str]:
+    """The error lines the server logged since `start`."""
+    if not path:
+        return []
+    with open(path, "rb") as log:
+        log.seek(start)
+        text = log.read().decode(errors="replace")
+    return [line for line in text.splitlines() if SERVER_LOG_ERROR.match(line)]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="Rummy load test: websocket bots + audit.")
     parser.add_argument("--url", action="append", help="server base URL (repeat to spread seats)")
-    parser.add_argument("--rooms", type=int, default=200)
+    parser.add_argument("--rooms", type=int, help="rooms (200; with --storm 2,000)")
     parser.add_argument("--players", default="2-4", help="seats per room: N or LO-HI (cycled)")
     parser.add_argument("--variant", default="basic")
     parser.add_argument("--strategy", default="greedy")
-    parser.add_argument("--duration", type=float, default=60.0, help="measured seconds")
-    parser.add_argument("--warmup", type=float, default=3.0, help="unmeasured seconds first")
+    parser.add_argument("--duration", type=float, help="measured seconds (60; storm 20)")
+    parser.add_argument("--warmup", type=float, help="unmeasured seconds first (3; storm 0)")
+    parser.add_argument(
+        "--storm", action="store_true", help="make and connect every room at once, no warm-up"
+    )
+    parser.add_argument(
+        "--state-timeout",
+        type=float,
+        default=30.0,
+        help="a socket with no state this long after its first try is a problem",
+    )
+    parser.add_argument(
+        "--stall-seconds",
+        type=float,
+        default=20.0,
+        help="a room in a hand with no new version this long is stalled",
+    )
+    parser.add_argument("--server-log", help="the server's log file: its errors count")
     parser.add_argument("--rate", type=float, default=600.0, help="offered moves/s, all rooms")
     parser.add_argument("--procs", type=int, default=2, help="client processes")
     parser.add_argument(
@@ -643,6 +785,12 @@ def main() -> int:
     parser.add_argument("--child-out", help=argparse.SUPPRESS)
     args = parser.parse_args()
     args.url = args.url or ["http://127.0.0.1:8000"]
+    if args.rooms is None:
+        args.rooms = 2000 if args.storm else 200
+    if args.duration is None:
+        args.duration = 20.0 if args.storm else 60.0
+    if args.warmup is None:
+        args.warmup = 0.0 if args.storm else 3.0
     for url in args.url:
         if urlsplit(url).hostname not in ("127.0.0.1", "localhost", "::1"):
             parser.error(f"{url}: load goes to loopback only")
@@ -654,7 +802,9 @@ def main() -> int:
     sizes = list(range(int(lo), int(hi or lo) + 1))
     plan = [(n, sizes[n % len(sizes)]) for n in range(args.rooms)]
     procs = max(1, min(args.procs, args.rooms))
-    start_at = time.time() + 3.0 + args.rooms / 100
+    # A storm's rooms are made after the start: the clients only need to be up by then.
+    start_at = time.time() + 3.0 + (0 if args.storm else args.rooms / 100)
+    log_from = log_size(args.server_log)
     children = []
     outdir = tempfile.TemporaryDirectory(prefix="rummy-load-")
     for i in range(procs):
@@ -684,7 +834,13 @@ def main() -> int:
             str(args.seed),
             "--finish-timeout",
             str(args.finish_timeout),
+            "--state-timeout",
+            str(args.state_timeout),
+            "--stall-seconds",
+            str(args.stall_seconds),
         ]
+        if args.storm:
+            cmd.append("--storm")
         for url in args.url:
             cmd += ["--url", url]
         cmd += ["--child-out", str(Path(outdir.name) / f"client{i}.json")]
@@ -756,8 +912,46 @@ def main() -> int:
         f"applied           {audit.get('versions', 0)} versions in all (moves and votes, "
         "setup and finishing included)"
     )
-    # A room a socket saw go back, a client error, a log that repeats: each fails the run.
-    problem_count = sum(r["problem_count"] for r in results)
+    server_errors: Counter[str] = Counter()
+    for r in results:
+        server_errors.update(r["server_errors"])
+    log_errors = server_log_errors(args.server_log, log_from)
+    if log_errors:
+        server_errors["log_lines"] = len(log_errors)
+    seats = summary["websockets"]
+    got_state = sum(r["got_state"] for r in results)
+    no_state = sum(r["no_state"] for r in results)
+    stalled = sum(r["stalled"] for r in results)
+    not_made = sum(r["rooms_not_made"] for r in results)
+    summary.update(
+        server_errors=dict(server_errors),
+        got_state=got_state,
+        no_state=no_state,
+        stalled_rooms=stalled,
+        rooms_not_made=not_made,
+    )
+    print(
+        f"server errors     {sum(server_errors.values())} {dict(server_errors) or ''}"
+        + ("" if args.server_log else "(no --server-log: its lines not scanned)")
+    )
+    print(
+        f"sockets' state    {got_state} of {seats} got a state; {no_state} none within "
+        f"{args.state_timeout:g} s of their first try"
+    )
+    print(f"stalled rooms     {stalled} (no new version for {args.stall_seconds:g} s in a hand)")
+    print(f"rooms not made    {not_made}")
+    if args.storm:
+        last = [r["all_state_at"] for r in results]
+        if all(t is not None for t in last) and got_state == seats:
+            summary["all_connected_s"] = round(max(last) - start_at, 2)
+            print(f"all connected in  {summary['all_connected_s']} s ({seats} sockets had a state)")
+        else:
+            print("all connected in  never: some sockets got no state")
+    for line in log_errors[:5]:
+        print(f"  server log: {line}")
+    # A room a socket saw go back, a client error, a log that repeats, a server error, a
+    # socket left without state, a stalled room: each fails the run.
+    problem_count = sum(r["problem_count"] for r in results) + len(log_errors)
     summary["problems"] = problem_count
     print(f"problems          {problem_count}")
     for p in [p for r in results for p in r["problems"]][:10]:

@@ -30,6 +30,7 @@ from app.errors import (
     RoomExpired,
     RoomNotFound,
     Unauthorized,
+    Unavailable,
     error_payload,
 )
 from app.service import RoomService
@@ -39,7 +40,8 @@ router = APIRouter()
 log = logging.getLogger("rummy.ws")
 
 # Close codes mirroring the HTTP statuses (app/limits.py counts them as failed checks).
-CLOSE_CODES = {401: 4401, 403: 4403, 404: 4404, 410: 4410}
+# 4503: the database had no connection free in time (`unavailable`): reconnect later.
+CLOSE_CODES = {401: 4401, 403: 4403, 404: 4404, 410: 4410, 503: 4503}
 # How long an opened socket without `?token=` may take to send its auth frame.
 AUTH_SECONDS = 10.0
 # How long the close frame of a socket that fell behind may wait for its client to read.
@@ -65,10 +67,16 @@ async def room_socket(websocket: WebSocket, room: str, token: str | None = None)
     outbox.notify({"kind": "state"})
     writer = asyncio.create_task(_write(websocket, service, room, seat, outbox))
     try:
-        snap = await service.current(room)  # a reconnect must not trust a cache that missed news
+        try:
+            # A reconnect must not trust a cache that missed news.
+            snap = await service.current(room)
+        except Unavailable:
+            # No connection free for the check: the cached room it was authorized on serves,
+            # and app.healing compares it with the database within seconds.
+            snap = await service.snapshot(room)
         service.wake_bots(room, snap)
         await _read(websocket, service, room, seat, outbox, writer)
-    except (WebSocketDisconnect, RoomNotFound, RoomExpired):
+    except (WebSocketDisconnect, RoomNotFound, RoomExpired, Unavailable):
         pass
     finally:
         unsubscribe()

@@ -84,7 +84,11 @@ class MemoryStore:
     ) -> None:
         rows = tuple(
             SeatRow(
-                seat=i, name=s.name, taken=s.token_hash is not None or s.bot is not None, bot=s.bot
+                seat=i,
+                name=s.name,
+                taken=s.token_hash is not None or s.bot is not None,
+                bot=s.bot,
+                token_hash=s.token_hash,
             )
             for i, s in enumerate(seats)
         )
@@ -118,7 +122,8 @@ class MemoryStore:
         snap = room.snapshot
         for row in snap.seats:
             if not row.taken:
-                taken = replace(row, name=name or f"Player {row.seat + 1}", taken=True)
+                name = name or f"Player {row.seat + 1}"
+                taken = replace(row, name=name, taken=True, token_hash=token_hash)
                 seats = tuple(taken if s.seat == row.seat else s for s in snap.seats)
                 room.snapshot = replace(snap, seats=seats, active_at=now)
                 room.token_hashes[row.seat] = token_hash

@@ -3,8 +3,9 @@ persist, and the finished hands' rows of the log."""
 
 from __future__ import annotations
 
+import hmac
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -26,6 +27,9 @@ class SeatRow:
     name: str | None
     taken: bool
     bot: str | None
+    # The seat's token hash, so a socket or a request is authorized from the cached room
+    # without a read. Never in a view; kept out of repr so no log line shows it.
+    token_hash: str | None = field(default=None, repr=False)
 
 
 @dataclass(frozen=True)
@@ -50,6 +54,13 @@ class Snapshot:
     @property
     def bot_seats(self) -> dict[int, str]:
         return {s.seat: s.bot for s in self.seats if s.bot}
+
+    def seat_of(self, token_hash: str) -> int | None:
+        """The seat whose token hashes to `token_hash`, None when no seat of this room has it."""
+        for s in self.seats:
+            if s.token_hash is not None and hmac.compare_digest(s.token_hash, token_hash):
+                return s.seat
+        return None
 
 
 @dataclass(frozen=True)

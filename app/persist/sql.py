@@ -246,6 +246,7 @@ class SqlStore:
                         name=r.name,
                         taken=r.token_hash is not None or r.bot is not None,
                         bot=r.bot,
+                        token_hash=r.token_hash,
                     )
                     for r in rows
                 ),
