@@ -10,29 +10,16 @@ taken from the pile. `RUMMY_AUDIT_HANDS` scales it like tests/hostile/test_hosti
 from __future__ import annotations
 
 import json
-import os
 import random
 from typing import Any
 
 import httpx
 from hostilekit import bearer, body, cards_in, full_room, public_cards
 from rummytest import LiveServer, Socket
+from test_hostile_audit import GREEDY, SCALE, TABLES, LiveAudit
 from websockets.asyncio.client import connect
 
 import rules
-from bots import get_strategy
-
-SCALE = max(1, int(os.environ.get("RUMMY_AUDIT_HANDS", "1")))
-TABLES = [
-    ("classic", 2),
-    ("basic", 2),
-    ("basic", 3),
-    ("basic", 4),
-    ("rummy51", 2),
-    ("rummy51", 3),
-    ("rummy51", 4),
-]
-GREEDY = get_strategy("greedy")
 
 
 def secret_cards(state: rules.GameState, public: set[str]) -> set[str]:
@@ -42,23 +29,10 @@ def secret_cards(state: rules.GameState, public: set[str]) -> set[str]:
     return hidden - public_cards(state) - public
 
 
-class SpectatorAudit:
-    def __init__(self, live: LiveServer, http: httpx.AsyncClient, rng: random.Random) -> None:
-        self.live = live
-        self.http = http
-        self.rng = rng
-        self.truth: dict[int, rules.GameState] = {}  # version -> the server's real state
-        self.public: set[str] = set()
-        self.checked = 0
+class SpectatorAudit(LiveAudit):
+    """LiveAudit's record of the server's true state, checked from a spectator's side."""
 
-    async def true_state(self, room: str) -> tuple[int, rules.GameState]:
-        service = self.live.app.state.service
-        snap = await self.live.call(lambda: service.snapshot(room))
-        self.truth[snap.version] = snap.state
-        self.public |= public_cards(snap.state)
-        return snap.version, snap.state
-
-    def check(self, text: str, version: int) -> None:
+    def check_watched(self, text: str, version: int) -> None:
         state = self.truth[version]
         self.checked += 1
         if state.hand_result is not None:
@@ -70,7 +44,7 @@ class SpectatorAudit:
     def check_view(self, view: dict[str, Any], version: int) -> None:
         assert view["seat"] is None and view["hand"] == [] and view["legal"] is None
         assert view["hand_counts"] == [len(h) for h in self.truth[version].hands]
-        self.check(json.dumps(view), version)
+        self.check_watched(json.dumps(view), version)
 
     async def play(self, variant: str, players: int) -> None:
         room, tokens = await full_room(self.http, variant, players)
@@ -108,14 +82,13 @@ class SpectatorAudit:
                     self.check_view(body(watched), version)
             for frame in spectator.frames:
                 at = frame["state"]["version"] if frame["type"] == "state" else version
-                self.check(json.dumps(frame), at)
+                self.check_watched(json.dumps(frame), at)
 
 
 async def test_a_spectator_never_sees_a_hidden_card(live_server: LiveServer) -> None:
-    rng = random.Random(5151)
+    tables = TABLES * SCALE
     async with httpx.AsyncClient(base_url=live_server, timeout=60) as http:
-        audit = SpectatorAudit(live_server, http, rng)
-        for _ in range(SCALE):
-            for variant, players in TABLES:
-                await audit.play(variant, players)
-    assert audit.checked > 50 * len(TABLES) * SCALE
+        audit = SpectatorAudit(live_server, http, random.Random(5151))
+        for variant, players in tables:
+            await audit.play(variant, players)
+    assert audit.checked > 50 * len(tables)

@@ -5,26 +5,17 @@ from __future__ import annotations
 
 import pytest
 from playwright.async_api import expect
+from test_web_online import ANNA, BOB
 from webdeals import deal
 
 pytestmark = pytest.mark.browser
 
-ANNA = ["7H", "8H", "9H", "KS", "KD", "KC", "2C", "3C", "4C", "5D"]
-BOB = ["TH", "AS", "3S", "5S", "7S", "9S", "JS", "2D", "4D", "6D"]
-
 
 async def full_room(http, **extra) -> tuple[str, str]:
-    body = {
-        "variant": "classic",
-        "players": 2,
-        "mode": "online",
-        "name": "Anna",
-        "deal": deal("classic", [ANNA, BOB], discard=["5C"], stock_top=["QD", "8D"]),
-        **extra,
-    }
-    r = await http.post("/api/rooms", json=body)
-    assert r.status_code == 201, r.text
-    created = r.json()
+    """A classic online room of Anna and Bob, Anna to draw; her id and token."""
+    cards = deal("classic", [ANNA, BOB], discard=["5C"], stock_top=["QD", "8D"])
+    body = {"variant": "classic", "players": 2, "name": "Anna", "deal": cards, **extra}
+    created = (await http.post("/api/rooms", json=body)).json()
     joined = await http.post(f"/api/rooms/{created['room']}/join", json={"name": "Bob"})
     assert joined.status_code == 201, joined.text
     return created["room"], created["token"]
