@@ -46,7 +46,7 @@ class SpectatorAudit(LiveAudit):
         assert view["hand_counts"] == [len(h) for h in self.truth[version].hands]
         self.check_watched(json.dumps(view), version)
 
-    async def play(self, variant: str, players: int) -> None:
+    async def watch(self, variant: str, players: int) -> None:
         room, tokens = await full_room(self.http, variant, players)
         version, state = await self.true_state(room)
         url = f"{self.live.ws_url}/api/rooms/{room}/ws?watch=1"
@@ -90,5 +90,5 @@ async def test_a_spectator_never_sees_a_hidden_card(live_server: LiveServer) -> 
     async with httpx.AsyncClient(base_url=live_server, timeout=60) as http:
         audit = SpectatorAudit(live_server, http, random.Random(5151))
         for variant, players in tables:
-            await audit.play(variant, players)
+            await audit.watch(variant, players)
     assert audit.checked > 50 * len(tables)
