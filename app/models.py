@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from sqlalchemy import (
+    Boolean,
     DateTime,
     ForeignKey,
     Integer,
@@ -18,6 +19,7 @@ from sqlalchemy import (
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
+from sqlalchemy.sql.expression import true
 
 NAMING = {
     "ix": "ix_%(table_name)s_%(column_0_N_name)s",
@@ -47,6 +49,8 @@ class Room(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     # Last join, move or vote: the room expires RUMMY_ROOM_TTL_DAYS after it.
     active_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
+    # Whether anyone with the room's id may watch it (API.md v1.1 spectators).
+    spectators: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
 
 
 class Seat(Base):

@@ -40,7 +40,16 @@ from app.healing import RoomMarks
 from app.hub import Hub
 from app.persist import Commit, GroupCommitter, NewSeat, Snapshot, Store
 from app.snapshots import SnapshotCache, mark_of
-from app.views import PLAYING, LogHand, LogMove, LogVote, RoomView, build_view
+from app.views import (
+    PLAYING,
+    LogHand,
+    LogMove,
+    LogVote,
+    RoomView,
+    WatchView,
+    build_spectator_view,
+    build_view,
+)
 
 log = logging.getLogger("rummy.service")
 
@@ -160,6 +169,13 @@ class RoomService:
         snap = snap or await self.snapshot(room_id)
         return build_view(snap, seat, await self.hub.presence(room_id))
 
+    async def watch(self, room_id: str, snap: Snapshot | None = None) -> WatchView:
+        """The room as a spectator sees it. Raises Forbidden when it may not be watched."""
+        snap = snap or await self.snapshot(room_id)
+        if not snap.spectators:
+            raise Forbidden("this room does not allow spectators")
+        return build_spectator_view(snap, await self.hub.presence(room_id))
+
     # -- creating and joining --------------------------------------------------------------
 
     async def create(
@@ -173,6 +189,7 @@ class RoomService:
         seed: int | None,
         deal: rules.Deal | None,
         limit: int | None = None,
+        spectators: bool = True,
     ) -> tuple[str, list[str | None]]:
         """A new room; returns its id and the token of every human seat (None for bots).
         `limit` is the penalty limit of a variant scored by penalties (rummy51)."""
@@ -217,6 +234,7 @@ class RoomService:
             state=state,
             seats=seats,
             now=self.clock(),
+            spectators=spectators,
         )
         log.info("room created: %s %s %d players", mode, variant, players)
         return room_id, tokens

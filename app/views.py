@@ -46,6 +46,22 @@ def build_view(snap: Snapshot, seat: int, connected: set[int]) -> RoomView:
     )
 
 
+class WatchView(RoomView):
+    """The room as a spectator sees it (API.md v1.1): no seat, no hand, no `legal`."""
+
+    seat: None = None  # type: ignore[assignment]
+
+
+def build_spectator_view(snap: Snapshot, connected: set[int]) -> WatchView:
+    """The room as someone watching sees it: `seat` null, no hand, no `legal`."""
+    view = dict(rules.spectator_view(snap.state).__dict__)
+    if snap.is_waiting:
+        view["phase"] = "waiting"
+    return WatchView.model_construct(
+        **view, room=snap.id, version=snap.version, seats=seat_infos(snap, connected)
+    )
+
+
 class SummarySeat(BaseModel):
     seat: int
     name: str | None
@@ -60,6 +76,7 @@ class RoomOptions(BaseModel):
     limit: int | None = Field(
         description="rummy51: the penalty total that ends the match; null for other variants"
     )
+    spectators: bool = Field(description="whether anyone with the room's id may watch it")
 
 
 class RoomSummary(BaseModel):
@@ -79,7 +96,10 @@ class RoomSummary(BaseModel):
 
 def room_options(snap: Snapshot) -> RoomOptions:
     # A state without a limit of its own plays to the variant's (rummy51: 101).
-    return RoomOptions(limit=snap.state.limit or rules.get_variant(snap.variant).penalty_limit)
+    return RoomOptions(
+        limit=snap.state.limit or rules.get_variant(snap.variant).penalty_limit,
+        spectators=snap.spectators,
+    )
 
 
 def build_summary(snap: Snapshot, connected: set[int]) -> RoomSummary:

@@ -12,6 +12,7 @@ Public API (everything else is internal and may change):
         kind is "next_hand" | "new_match"; acts once every seat in `voters` voted the same
     seat_view(state, seat) -> SeatView         what that seat may see (API.md `state`),
                                                with `legal` (API.md v1.1) for the seat to act
+    spectator_view(state) -> SeatView          what a spectator sees: `seat` None, no hand
     legal_moves(view) -> Iterator[Move]        every legal move of the seat to act, lazily
     hand_start(state) -> GameState             the current hand as it was dealt
     replay(start, moves) -> GameState          apply (seat, move) pairs from a hand start
@@ -67,7 +68,17 @@ from rules.legal import legal_moves
 from rules.moves import Discard, Draw, LayOff, Meld, Move, Swap, VoteKind, move_to_json, parse_move
 from rules.state import Deal, GameState, HandResult, LastMove, TableMeld, Votes
 from rules.variants import VARIANTS, RuleSet, get_variant
-from rules.view import Legal, LegalLayoff, LegalSwap, MeldView, Opening, SeatView, seat_view
+from rules.view import (
+    Legal,
+    LegalLayoff,
+    LegalSwap,
+    MeldView,
+    Opening,
+    SeatView,
+    SpectatorView,
+    seat_view,
+    spectator_view,
+)
 
 __all__ = [
     "VARIANTS",
@@ -107,6 +118,7 @@ __all__ = [
     "OpeningBelow51",
     "RuleSet",
     "SeatView",
+    "SpectatorView",
     "Swap",
     "TableMeld",
     "VoteKind",
@@ -122,5 +134,6 @@ __all__ = [
     "parse_move",
     "replay",
     "seat_view",
+    "spectator_view",
     "vote",
 ]

@@ -1,5 +1,6 @@
 """What one seat may see: the `state` object of ../shared/API.md, minus the room's own fields,
-and `seat_view`, the one place where a `GameState` becomes it.
+and `seat_view`, the one place where a `GameState` becomes it (`spectator_view`: what
+every seat sees alike, for someone watching).
 
 The app adds `room`, `version` and `seats` (names, presence, bots) around this. Before the
 hand ends a view shows only that seat's hand, the counts of the others, the table, the top
@@ -108,6 +109,13 @@ class SeatView(Frozen):
     legal: Legal | None = None
 
 
+class SpectatorView(SeatView):
+    """A seat view of no seat (`spectator_view`): `hand` empty, `legal` null."""
+
+    # A view without a seat; code that reads `seat` of a SeatView never gets one of these.
+    seat: None = None  # type: ignore[assignment]
+
+
 def seat_view(state: GameState, seat: int) -> SeatView:
     """What `seat` sees of `state` (API.md's `state`, without the room's own fields).
 
@@ -152,6 +160,15 @@ def seat_view(state: GameState, seat: int) -> SeatView:
     if not my_turn:
         return view
     return view.model_copy(update={"legal": legal_summary(view)})
+
+
+def spectator_view(state: GameState) -> SpectatorView:
+    """What someone watching the table sees (API.md v1.1 spectators): only what every seat
+    sees alike. No hand (`seat` None, `hand` empty), hand sizes but no cards, no `legal`,
+    and no jokers-to-play (the acting seat's own reminder)."""
+    fields = dict(seat_view(state, state.turn).__dict__)  # as validated
+    fields.update(seat=None, hand=(), legal=None, must_play=())
+    return SpectatorView.model_construct(**fields)
 
 
 def legal_summary(view: SeatView) -> Legal | None:

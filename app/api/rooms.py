@@ -52,6 +52,7 @@ async def create_room(
         seed=body.seed,
         deal=body.deal,
         limit=body.limit,
+        spectators=body.spectators,
     )
     token = tokens[0]
     assert token is not None

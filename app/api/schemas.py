@@ -36,6 +36,9 @@ class CreateRoomRequest(BaseModel):
         None,
         description="rummy51 only: the penalty total that ends the match (default 101)",
     )
+    spectators: bool = Field(
+        True, strict=True, description="whether anyone with the room's id may watch it"
+    )
 
 
 class JoinRequest(BaseModel):

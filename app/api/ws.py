@@ -9,6 +9,9 @@ frames never interleave and views arrive in version order. A state event makes t
 load the room at send time: a socket that fell behind skips straight to the newest view.
 The outbox is bounded (app/api/outbox.py): a client that sends without reading is closed
 with `CLOSE_BEHIND` instead of growing the server's memory.
+
+`?watch=1` opens a spectator's socket (API.md v1.1): no token, no auth frame, the table as
+everyone sees it (`RoomService.watch`), and only pings: it counts as no seat's presence.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from app.api.outbox import CLOSE_BEHIND, Outbox
 from app.api.schemas import MoveRequest, VoteRequest
 from app.errors import (
     AppError,
+    Forbidden,
     InvalidRequest,
     RoomExpired,
     RoomNotFound,
@@ -34,7 +38,7 @@ from app.errors import (
     error_payload,
 )
 from app.service import RoomService
-from app.views import seat_infos
+from app.views import RoomView, seat_infos
 
 router = APIRouter()
 log = logging.getLogger("rummy.ws")
@@ -49,11 +53,17 @@ CLOSE_SECONDS = 30.0
 
 
 @router.websocket("/api/rooms/{room}/ws")
-async def room_socket(websocket: WebSocket, room: str, token: str | None = None) -> None:
+async def room_socket(
+    websocket: WebSocket, room: str, token: str | None = None, watch: bool = False
+) -> None:
     service: RoomService = websocket.app.state.service
     await websocket.accept()
+    seat: int | None = None  # None: a spectator
     try:
-        seat = await _authenticate(websocket, service, room, token)
+        if watch:
+            await service.watch(room)  # the room must exist and allow spectators
+        else:
+            seat = await _authenticate(websocket, service, room, token)
     except AppError as exc:
         with contextlib.suppress(Exception):  # the client may be gone already
             await websocket.send_json({"type": "error", **error_payload(exc)[1]})
@@ -63,7 +73,10 @@ async def room_socket(websocket: WebSocket, room: str, token: str | None = None)
         return
     outbox = Outbox()
     unsubscribe = service.hub.subscribe(room, outbox.notify)
-    await service.hub.connect(room, seat)
+    if seat is not None:
+        await service.hub.connect(room, seat)
+    else:
+        outbox.notify({"kind": "presence"})  # a seat's connect would have sent it
     outbox.notify({"kind": "state"})
     writer = asyncio.create_task(_write(websocket, service, room, seat, outbox))
     try:
@@ -83,7 +96,8 @@ async def room_socket(websocket: WebSocket, room: str, token: str | None = None)
         writer.cancel()
         with contextlib.suppress(asyncio.CancelledError, Exception):
             await writer
-        await service.hub.disconnect(room, seat)
+        if seat is not None:
+            await service.hub.disconnect(room, seat)
     if outbox.behind:
         log.info("closed a socket that sent more than it read (%d frames waiting)", len(outbox))
         # Nothing else is queued any more: the close waits only for the client to read.
@@ -125,7 +139,7 @@ async def _read(
     websocket: WebSocket,
     service: RoomService,
     room: str,
-    seat: int,
+    seat: int | None,
     outbox: Outbox,
     writer: asyncio.Task[None],
 ) -> None:
@@ -146,7 +160,9 @@ async def _read(
             outbox.notify({"kind": "state"})
 
 
-async def _handle(service: RoomService, room: str, seat: int, text: str, outbox: Outbox) -> None:
+async def _handle(
+    service: RoomService, room: str, seat: int | None, text: str, outbox: Outbox
+) -> None:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):  # RecursionError: "[[[[..." nested too deep
@@ -155,6 +171,10 @@ async def _handle(service: RoomService, room: str, seat: int, text: str, outbox:
     if kind == "ping":
         outbox.put({"type": "pong"})
         return
+    if seat is None:
+        if kind in ("move", "vote"):
+            raise Forbidden("a spectator may only watch: moves and votes need a seat")
+        raise InvalidRequest('a spectator may send only "ping"')
     try:
         if kind == "move":
             body = MoveRequest.model_validate(data, extra="ignore")
@@ -172,7 +192,7 @@ async def _handle(service: RoomService, room: str, seat: int, text: str, outbox:
 
 
 async def _write(
-    websocket: WebSocket, service: RoomService, room: str, seat: int, outbox: Outbox
+    websocket: WebSocket, service: RoomService, room: str, seat: int | None, outbox: Outbox
 ) -> None:
     sent = -1  # the newest version this socket was sent: a room never goes back on screen
     while True:
@@ -192,7 +212,9 @@ async def _write(
             connected = await service.hub.presence(room)
             if want_state and snap.version >= sent:
                 sent = snap.version
-                view = await service.view(room, seat, snap)
+                view: RoomView = await (
+                    service.watch(room, snap) if seat is None else service.view(room, seat, snap)
+                )
                 # Serialized once, straight to text: this runs for every socket on every move.
                 await websocket.send_text('{"type":"state","state":' + view.model_dump_json() + "}")
             if want_presence:

@@ -81,6 +81,7 @@ class MemoryStore:
         state: rules.GameState,
         seats: list[NewSeat],
         now: datetime,
+        spectators: bool = True,
     ) -> None:
         rows = tuple(
             SeatRow(
@@ -92,7 +93,7 @@ class MemoryStore:
             )
             for i, s in enumerate(seats)
         )
-        snap = Snapshot(room_id, variant, players, mode, 0, 0, now, state, rows)
+        snap = Snapshot(room_id, variant, players, mode, 0, 0, now, state, rows, spectators)
         start = rules.hand_start(state).model_dump_json()
         self._rooms[room_id] = _Room(
             snapshot=snap,

@@ -45,6 +45,8 @@ class Snapshot:
     active_at: datetime
     state: rules.GameState
     seats: tuple[SeatRow, ...]
+    # Whether the room may be watched (POST /api/rooms `spectators`).
+    spectators: bool = True
 
     @property
     def is_waiting(self) -> bool:

@@ -187,6 +187,7 @@ class SqlStore:
         state: rules.GameState,
         seats: list[NewSeat],
         now: datetime,
+        spectators: bool = True,
     ) -> None:
         async with self._sessions.begin() as session:
             session.add(
@@ -202,6 +203,7 @@ class SqlStore:
                     hand_seq=0,
                     created_at=now,
                     active_at=now,
+                    spectators=spectators,
                 )
             )
             await session.flush()
@@ -250,6 +252,7 @@ class SqlStore:
                     )
                     for r in rows
                 ),
+                spectators=room.spectators,
             )
 
     async def seat_of(self, token_hash: str) -> tuple[str, int] | None:

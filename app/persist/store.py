@@ -63,6 +63,7 @@ class Store(Protocol):
         state: rules.GameState,
         seats: list[NewSeat],
         now: datetime,
+        spectators: bool = True,
     ) -> None: ...
 
     async def load(self, room_id: str) -> Snapshot:

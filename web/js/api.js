@@ -37,6 +37,7 @@ export const createRoom = (body) => request("POST", "/api/rooms", { body });
 export const joinRoom = (id, name) => request("POST", `${room(id)}/join`, { body: { name } });
 export const getRoom = (id) => request("GET", room(id));
 export const getState = (id, token) => request("GET", `${room(id)}/state`, { token });
+export const watchRoom = (id) => request("GET", `${room(id)}/watch`);
 export const getLog = (id, token) => request("GET", `${room(id)}/log`, { token });
 export const sendMove = (id, token, move, version) =>
   request("POST", `${room(id)}/moves`, { token, body: { move, version } });
@@ -53,7 +54,7 @@ const BEHIND = 4409;
  * A websocket to one room that reconnects by itself. Callbacks: onMessage(msg),
  * onStatus("open" | "closed"). The server sends the full view on every connect, which is
  * how a reconnect resyncs. The token goes in the first frame, never in the URL (URLs end
- * up in logs).
+ * up in logs). Without a token the socket watches (`?watch=1`): a spectator sends no auth.
  */
 export class RoomSocket {
   constructor(roomId, token, { onMessage, onStatus }) {
@@ -72,10 +73,11 @@ export class RoomSocket {
   open() {
     if (this.closed) return;
     const proto = location.protocol === "https:" ? "wss:" : "ws:";
-    const ws = new WebSocket(`${proto}//${location.host}${room(this.roomId)}/ws`);
+    const watch = this.token ? "" : "?watch=1";
+    const ws = new WebSocket(`${proto}//${location.host}${room(this.roomId)}/ws${watch}`);
     this.ws = ws;
     ws.addEventListener("open", () => {
-      ws.send(JSON.stringify({ type: "auth", token: this.token }));
+      if (this.token) ws.send(JSON.stringify({ type: "auth", token: this.token }));
       this.retry = 0;
       this.onStatus("open");
       clearInterval(this.pinger);

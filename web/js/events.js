@@ -105,6 +105,7 @@ export function bindEvents(store, game) {
       store.emit();
     },
     "toast-close": () => store.update({ toast: null }),
+    watch: () => game.watch(),
   };
 
   delegate(body, "click", "[data-action]", (ev, el) => {
@@ -201,7 +202,7 @@ export function bindEvents(store, game) {
   delegate(body, "change", "[data-field]", (ev, el) => {
     const lobby = store.extra.lobby;
     const field = el.dataset.field;
-    lobby[field] = el.value;
+    lobby[field] = el.type === "checkbox" ? el.checked : el.value;
     if (field === "variant") {
       const v = store.variants.find((x) => x.name === el.value);
       if (v) lobby.players = String(Math.min(Math.max(Number(lobby.players) || v.min, v.min), v.max));

@@ -1,5 +1,6 @@
 // Boot: read the route, wire the store to the renderer, and run the game session
-// (create, join, connect, act). Routes: "/" lobby, "/#rules/<variant>", "/r/<room>[#seat=<token>]".
+// (create, join, connect, watch, act). Routes: "/" lobby, "/#rules/<variant>",
+// "/r/<room>[#seat=<token>]", "/r/<room>#watch" (a spectator: the table read-only).
 import * as api from "./api.js";
 import { bindEvents } from "./events.js";
 import { errorText, lang, setLang, t } from "./i18n.js";
@@ -65,7 +66,8 @@ function applyView(view) {
   const s = store.session;
   if (s.mode === "online" && view.seats?.some((x) => x.bot)) s.mode = "computer";
   s.seat = s.mode === "local" ? s.seat : view.seat;
-  saveGame({
+  // A spectator holds no seat: nothing to resume later.
+  if (s.mode !== "watch") saveGame({
     room: s.room, seat: view.seat, token: s.mode === "local" ? s.tokens?.["0"] || s.token : s.token,
     mode: s.mode, tokens: s.tokens, variant: view.variant, hand: view.hand_number,
     names: (view.seats || []).map((x) => x.name),
@@ -110,7 +112,7 @@ async function connect() {
   socket?.close();
   store.update({ page: "table" });
   try {
-    applyView(unwrapView(await api.getState(room, token)));
+    applyView(unwrapView(token ? await api.getState(room, token) : await api.watchRoom(room)));
   } catch (err) {
     if (err.status === 401 || err.status === 403 || err.status === 404 || err.status === 410) {
       store.extra.message = errorText(err.error);
@@ -136,7 +138,7 @@ async function connect() {
       store.update({ connection: status });
     },
   });
-  announceTab();
+  if (token) announceTab();
 }
 
 const game = {
@@ -144,6 +146,7 @@ const game = {
     const f = store.extra.lobby;
     const players = Number(f.players) || 2;
     const body = { variant: f.variant, players, mode: f.mode, name: f.name || t("defaultName", { n: 1 }) };
+    body.spectators = f.spectators !== false;
     if (store.rules(f.variant).penalty_limits?.length) body.limit = Number(f.limit) || store.rules(f.variant).penalty_limit;
     if (f.mode === "computer") {
       body.bots = Object.fromEntries(Array.from({ length: players - 1 }, (_, i) => [String(i + 1), f.level || "medium"]));
@@ -172,6 +175,14 @@ const game = {
       if (err.code === "room_full") store.extra.join = { ...store.extra.join, full: true };
       showError(err);
     }
+  },
+
+  /** Watch a room without a seat: its table read-only, live (API.md v1.1 spectators). */
+  async watch() {
+    const room = store.session.room;
+    store.session = { room, seat: null, token: null, mode: "watch", tokens: null };
+    history.replaceState(null, "", `/r/${room}#watch`);
+    await connect();
   },
 
   async move(move) {
@@ -251,7 +262,10 @@ async function route() {
   const hashToken = new URLSearchParams(location.hash.slice(1)).get("seat");
   const saved = savedGame(room);
   store.sheet = loadSheet(room);
-  if (hashToken) {
+  if (location.hash === "#watch") {
+    store.session = { room, seat: null, token: null, mode: "watch", tokens: null };
+    await connect();
+  } else if (hashToken) {
     const known = saved && (saved.token === hashToken || Object.values(saved.tokens || {}).includes(hashToken));
     store.session = { room, seat: null, token: hashToken, mode: known ? saved.mode || "online" : "online", tokens: known ? saved.tokens || null : null };
     await connect();
@@ -277,7 +291,7 @@ async function route() {
 async function boot() {
   setLang(lang());
   const name = localStorage.getItem("rummy.name") || "";
-  store.extra.lobby = { variant: "classic", players: "2", mode: "online", level: "medium", name };
+  store.extra.lobby = { variant: "classic", players: "2", mode: "online", level: "medium", name, spectators: true };
   bindEvents(store, game);
   window.addEventListener("hashchange", () => {
     if (location.pathname === "/" || location.pathname === "") route();

@@ -109,7 +109,8 @@ export function renderHandEnd(store) {
     r ? h("p", { class: "result", id: "hand-result", text: resultLine(view, r) }) : null,
     r && explanation(view, r, rules) ? h("p", { class: "explain", text: explanation(view, r, rules) }) : null,
     r ? h("div", { class: "reveals" }, view.scores.map((_, i) => revealed(view, r, i, rules))) : null,
-    h("div", { class: "votes" },
+    // A spectator (no seat) has no vote, no log and no seat token to verify with.
+    view.seat === null ? null : h("div", { class: "votes" },
       over ? null : voteBlock(view, "next_hand", t("nextHand"), store),
       voteBlock(view, "new_match", t("newMatch"), store, over),
       h("button", { type: "button", class: "btn", data: { action: "replay" }, text: t("replay") }),

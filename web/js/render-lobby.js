@@ -79,6 +79,9 @@ export function renderLobby(store) {
           : null,
         h("label", { class: "field grow" }, h("span", { text: t("yourName") }),
           h("input", { name: "name", id: "name", maxlength: "24", autocomplete: "nickname", placeholder: t("namePlaceholder"), value: form.name, data: { field: "name" } }))),
+      h("label", { class: "field check" },
+        h("input", { type: "checkbox", name: "spectators", id: "spectators", checked: form.spectators !== false, data: { field: "spectators" } }),
+        h("span", { text: t("allowSpectators") })),
       h("button", { type: "submit", class: "btn primary big", id: "create", disabled: !variants.length, text: t("create") }),
     ),
     h("section", { class: "card-panel saved", id: "saved" },
@@ -111,7 +114,12 @@ export function renderJoin(store) {
     h("h1", { text: t("joinTitle") }),
     info.variant ? h("p", { text: t("joinText", { variant: table("variantNames")[info.variant] || info.variant, names: names.join(", ") || "…" }) }) : null,
     full
-      ? h("p", { class: "error", text: t("roomFull") })
+      ? h("div", { class: "full" },
+          h("p", { class: "error", text: t("roomFull") }),
+          // A full room may still be watched, unless its creator turned spectators off.
+          info.options?.spectators === false
+            ? null
+            : h("button", { type: "button", class: "btn primary big", id: "watch-button", data: { action: "watch" }, text: t("watchButton") }))
       : h("form", { data: { form: "join" } },
           h("label", { class: "field" }, h("span", { text: t("yourName") }),
             h("input", { name: "name", id: "join-name", maxlength: "24", value: store.extra.lobby.name, autocomplete: "nickname" })),

@@ -273,8 +273,11 @@ export function renderTable(store) {
   const view = store.view;
   const session = store.session;
   const myTurn = view.turn === view.seat && PLAYING.includes(view.phase);
+  // A spectator's view has no seat (API.md v1.1): every seat sits across, nothing to play.
+  const watching = view.seat === null;
   const others = [];
-  for (let i = 1; i < view.hand_counts.length; i += 1) others.push((view.seat + i) % view.hand_counts.length);
+  const first = watching ? 0 : 1;
+  for (let i = first; i < view.hand_counts.length; i += 1) others.push(((view.seat ?? 0) + i) % view.hand_counts.length);
   const legal = legalOf(view);
   const selection = store.selectedCodes();
   const ctx = { selection, canPlay: myTurn && view.phase === "play", lastIds: lastMeldIds(view), legal, fits: layoffMelds(legal, selection) };
@@ -286,9 +289,9 @@ export function renderTable(store) {
     h("div", { class: "opponents" }, others.map((s) => opponent(view, s, session.mode === "local"))),
     h("div", { class: "center" }, pile(view, legal), status(view, myTurn)),
     melds(view, ctx),
-    meters(store, view, myTurn, legal),
-    PLAYING.includes(view.phase) ? actions(store, view, myTurn, anyFits, legal) : null,
-    h("div", { class: ["me", myTurn && "turn"], data: { seat: String(view.seat) } },
+    watching ? null : meters(store, view, myTurn, legal),
+    PLAYING.includes(view.phase) && !watching ? actions(store, view, myTurn, anyFits, legal) : null,
+    watching ? h("p", { class: "watching", id: "watching", role: "status", text: t("watching") }) : h("div", { class: ["me", myTurn && "turn"], data: { seat: String(view.seat) } },
       dot({ ...me, connected: store.connection === "open" }),
       h("span", { class: "name", text: `${seatName(view, view.seat)} (${t("you")})` }),
       h("span", { class: "seatno", text: t("seatLabel", { seat: view.seat + 1 }) }),
@@ -296,8 +299,8 @@ export function renderTable(store) {
     ),
     store.order.length ? hand(store, view) : null,
     renderScores(store, view, [
-      PLAYING.includes(view.phase) ? renderNewMatch(store, view) : null,
-      session.mode !== "local" && !needInvite ? ownLink(session) : null,
+      PLAYING.includes(view.phase) && !watching ? renderNewMatch(store, view) : null,
+      session.mode !== "local" && !needInvite && session.token ? ownLink(session) : null,
     ]),
   );
 }

@@ -42,6 +42,9 @@ export default {
   joinText: "{variant} met {names}.",
   joinButton: "Meedoen",
   roomFull: "Deze kamer is vol.",
+  watchButton: "Kijken",
+  watching: "Je kijkt mee",
+  allowSpectators: "Toeschouwers mogen meekijken",
   roomGone: "Deze kamer bestaat niet (meer).",
   // invite
   inviteTitle: "Nodig je vriend uit",

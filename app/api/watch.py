@@ -1,0 +1,26 @@
+"""Watching a room without a seat (API.md v1.1 spectators): the table as everyone sees it.
+The live form is the websocket's `?watch=1` (app/api/ws.py)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from app.api.responses import ROOM, errors
+from app.deps import RoomId, ServiceDep
+from app.views import WatchView
+
+router = APIRouter(prefix="/api", tags=["rooms"])
+
+_NO_SPECTATORS = 'The room was created with `"spectators": false` (`forbidden`)'
+
+
+@router.get(
+    "/rooms/{room}/watch",
+    response_model=WatchView,
+    responses=errors(403, *ROOM, e403=_NO_SPECTATORS),
+)
+async def watch_room(room: RoomId, service: ServiceDep) -> WatchView:
+    """The table as a spectator sees it: `seat` null, `hand` empty, `legal` null, hand sizes
+    but no cards. No token."""
+    snap = await service.current(room)  # a spectator resyncing must get news the cache may lack
+    return await service.watch(room, snap)
