@@ -1,0 +1,58 @@
+"""The table's small kindnesses: a kept card order, the browser's language, bot names,
+plain error sentences, plurals, focus, cues and a table that does not jump."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.async_api import expect
+from webdeals import deal
+
+pytestmark = pytest.mark.browser
+
+HUMAN = ["AH", "2H", "3H", "4H", "9C", "9D", "9S", "QC", "QD", "QH"]
+BOT = ["2S", "5S", "8S", "JS", "3D", "6D", "KD", "4C", "7C", "TC"]
+
+
+async def computer_game(http, players: int = 2, **extra) -> dict:
+    hands = [HUMAN, BOT] if players == 2 else [HUMAN, BOT] + [[] for _ in range(players - 2)]
+    body = {
+        "variant": "classic",
+        "players": players,
+        "mode": "computer",
+        "name": "Anna",
+        "bots": {str(i): "easy" for i in range(1, players)},
+        "deal": deal("classic", hands, discard=["5C"], stock_top=["8C", "6C", "6S"]),
+        **extra,
+    }
+    r = await http.post("/api/rooms", json=body)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+async def hand_codes(page) -> list[str]:
+    return await page.locator("#hand .card").evaluate_all("els => els.map(e => e.dataset.card)")
+
+
+async def test_the_order_a_player_made_survives_a_reload(pages, http) -> None:
+    game = await computer_game(http)
+    page = await pages.page(path=f"/r/{game['room']}#seat={game['token']}")
+    await expect(page.locator("#hand .card")).to_have_count(10)
+    dealt = await hand_codes(page)
+    # Move the first card two places right by keyboard: an order no sort would make.
+    first = page.locator("#hand .card").first
+    await first.focus()
+    await page.keyboard.press("Shift+ArrowRight")
+    await page.keyboard.press("Shift+ArrowRight")
+    moved = [dealt[1], dealt[2], dealt[0], *dealt[3:]]
+    await expect(page.locator("#hand .card").first).to_have_attribute("data-card", dealt[1])
+    assert await hand_codes(page) == moved
+
+    await page.reload()
+    await expect(page.locator("#hand .card")).to_have_count(10)
+    assert await hand_codes(page) == moved
+    # A drawn card joins the kept order at the end, and that too survives a reload.
+    await page.locator('[data-action="draw"][data-source="stock"]').click()
+    await expect(page.locator("#hand .card")).to_have_count(11)
+    await page.reload()
+    await expect(page.locator("#hand .card")).to_have_count(11)
+    assert await hand_codes(page) == [*moved, "8C"]
