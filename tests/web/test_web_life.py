@@ -56,3 +56,16 @@ async def test_the_order_a_player_made_survives_a_reload(pages, http) -> None:
     await page.reload()
     await expect(page.locator("#hand .card")).to_have_count(11)
     assert await hand_codes(page) == [*moved, "8C"]
+
+
+async def test_the_interface_speaks_the_browsers_language_until_the_player_chooses(pages) -> None:
+    english = await pages.page(path="/", locale="en-US")
+    await expect(english.get_by_role("heading", name="New game")).to_be_visible()
+    await expect(english.locator("html")).to_have_attribute("lang", "en")
+    dutch = await pages.page(path="/", locale="nl-NL")
+    await expect(dutch.get_by_role("heading", name="Nieuw spel")).to_be_visible()
+    # The switch is a choice, and a choice outlasts a reload.
+    await english.get_by_role("button", name="Nederlands").click()
+    await expect(english.get_by_role("heading", name="Nieuw spel")).to_be_visible()
+    await english.reload()
+    await expect(english.get_by_role("heading", name="Nieuw spel")).to_be_visible()

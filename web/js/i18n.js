@@ -7,15 +7,23 @@ import rulesEn from "./lang/rules-en.js";
 const LANGS = { nl: { ...nl, rules: rulesNl }, en: { ...en, rules: rulesEn } };
 const KEY = "rummy.lang";
 
-let current = LANGS[localStorage.getItem(KEY)] ? localStorage.getItem(KEY) : "nl";
+/** The browser's language: Dutch for any nl*, English for everything else. */
+function browserLang() {
+  const prefs = navigator.languages?.length ? navigator.languages : [navigator.language || ""];
+  return String(prefs[0] || "").toLowerCase().startsWith("nl") ? "nl" : "en";
+}
+
+// A choice made with the switch wins over the browser's language.
+let current = LANGS[localStorage.getItem(KEY)] ? localStorage.getItem(KEY) : browserLang();
 
 export function lang() {
   return current;
 }
 
-export function setLang(code) {
+/** Use `code`; `remember` keeps it as the player's choice over the browser's language. */
+export function setLang(code, remember = true) {
   current = LANGS[code] ? code : "nl";
-  localStorage.setItem(KEY, current);
+  if (remember) localStorage.setItem(KEY, current);
   document.documentElement.lang = current;
 }
 

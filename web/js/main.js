@@ -275,7 +275,7 @@ async function route() {
 }
 
 async function boot() {
-  setLang(lang());
+  setLang(lang(), false);
   const name = localStorage.getItem("rummy.name") || "";
   store.extra.lobby = { variant: "classic", players: "2", mode: "online", level: "medium", name };
   bindEvents(store, game);
