@@ -14,16 +14,17 @@ BOT = ["2S", "5S", "8S", "JS", "3D", "6D", "KD", "4C", "7C", "TC"]
 
 
 async def computer_game(http, players: int = 2, **extra) -> dict:
-    hands = [HUMAN, BOT] if players == 2 else [HUMAN, BOT] + [[] for _ in range(players - 2)]
+    """Classic against one bot on a fixed deal; Rummy 51 (random deal) for more players."""
     body = {
-        "variant": "classic",
+        "variant": "classic" if players == 2 else "rummy51",
         "players": players,
         "mode": "computer",
         "name": "Anna",
         "bots": {str(i): "easy" for i in range(1, players)},
-        "deal": deal("classic", hands, discard=["5C"], stock_top=["8C", "6C", "6S"]),
         **extra,
     }
+    if players == 2:
+        body["deal"] = deal("classic", [HUMAN, BOT], discard=["5C"], stock_top=["8C", "6C", "6S"])
     r = await http.post("/api/rooms", json=body)
     assert r.status_code == 201, r.text
     return r.json()
@@ -69,3 +70,20 @@ async def test_the_interface_speaks_the_browsers_language_until_the_player_choos
     await expect(english.get_by_role("heading", name="Nieuw spel")).to_be_visible()
     await english.reload()
     await expect(english.get_by_role("heading", name="Nieuw spel")).to_be_visible()
+
+
+async def test_each_bot_has_its_own_name_in_the_pages_language(pages, http) -> None:
+    game = await computer_game(http, players=4)
+    page = await pages.page(path=f"/r/{game['room']}#seat={game['token']}")
+    names = page.locator(".opponent .name")
+    await expect(names).to_have_count(3)
+    dutch = await names.all_inner_texts()
+    assert len(set(dutch)) == 3, dutch
+    assert not any("bot" in n.lower() for n in dutch), dutch
+    await page.get_by_role("button", name="English").click()
+    await expect(names.first).not_to_have_text(dutch[0])
+    english = await names.all_inner_texts()
+    assert len(set(english)) == 3, english
+    # Stable per seat: a reload names every seat as before.
+    await page.reload()
+    await expect(names).to_have_text(english)

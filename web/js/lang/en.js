@@ -50,6 +50,8 @@ export default {
   seatLabel: "seat {seat}",
   you: "you",
   bot: "computer",
+  // One name per bot seat (seat number modulo the list), so bots at one table differ.
+  botNames: ["Alex", "Beth", "Carl", "Dora", "Eddie", "Fran"],
   connected: "connected",
   disconnected: "not connected",
   cardsCount: "{n} cards",

@@ -54,6 +54,8 @@ export default {
   seatLabel: "plaats {seat}",
   you: "jij",
   bot: "computer",
+  // One name per bot seat (seat number modulo the list), so bots at one table differ.
+  botNames: ["Daan", "Fenna", "Joris", "Lotte", "Mees", "Sanne"],
   connected: "verbonden",
   disconnected: "niet verbonden",
   cardsCount: "{n} kaarten",
