@@ -3,6 +3,8 @@ plain error sentences, plurals, focus, cues and a table that does not jump."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from playwright.async_api import expect
 from webdeals import deal
@@ -87,3 +89,38 @@ async def test_each_bot_has_its_own_name_in_the_pages_language(pages, http) -> N
     # Stable per seat: a reload names every seat as before.
     await page.reload()
     await expect(names).to_have_text(english)
+
+
+async def test_errors_speak_one_language_and_a_lost_server_gets_a_sentence(pages, http) -> None:
+    game = await computer_game(http)
+    page = await pages.page(path=f"/r/{game['room']}#seat={game['token']}")
+    toast = page.locator("#toast")
+    # The server is unreachable: a sentence, not the browser's "Failed to fetch".
+    await page.route("**/api/rooms/*/moves", lambda route: route.abort())
+    await page.locator('[data-action="draw"][data-source="stock"]').click()
+    await expect(toast).to_have_text("Geen verbinding met de server.×")
+    await page.unroute("**/api/rooms/*/moves")
+    await page.locator('[data-action="draw"][data-source="stock"]').click()
+    await expect(page.locator("#hand .card")).to_have_count(11)
+
+    # A move the server refuses (the request is rewritten on its way: the page itself only
+    # sends what `legal` allows): the Dutch sentence alone, no English detail under it.
+    async def wrong_card(route) -> None:
+        body = json.loads(route.request.post_data or "{}")
+        body["move"] = {"type": "discard", "card": "KS"}
+        await route.continue_(post_data=json.dumps(body))
+
+    await page.route("**/api/rooms/*/moves", wrong_card)
+    await page.locator('#hand .card[data-card="AH"]').click()
+    async with page.expect_response("**/api/rooms/*/moves") as answer:
+        await page.get_by_role("button", name="Afleggen").click()
+    refused = (await (await answer.value).json())["error"]
+    await expect(toast).to_have_attribute("data-code", refused["code"])
+    await expect(toast.locator(".toast-detail")).to_have_count(0)
+    assert refused["message"] not in await toast.inner_text()
+    await page.unroute("**/api/rooms/*/moves")
+
+    await page.get_by_role("button", name="English").click()
+    await page.route("**/api/rooms/*/moves", lambda route: route.abort())
+    await page.get_by_role("button", name="Discard", exact=True).click()
+    await expect(toast.locator(".toast-text")).to_have_text("Cannot reach the server.")

@@ -39,9 +39,13 @@ export function table(key) {
   return LANGS[current][key] ?? LANGS.nl[key];
 }
 
-/** The server's error in plain words: our own sentence for known codes, else its message. */
+/**
+ * The server's error in plain words: our own sentence for known codes. The server's message
+ * is English, so only an English page falls back on it; a Dutch page says its own sentence.
+ */
 export function errorText(error) {
   if (!error) return t("errorGeneric");
+  if (error.code === "network") return t("errorNetwork");
   const own = LANGS[current][`err_${error.code}`];
-  return own || error.message || t("errorGeneric");
+  return own || (current === "en" && error.message) || t("errorGeneric");
 }

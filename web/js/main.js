@@ -27,9 +27,11 @@ store.addEventListener("change", () => {
 function showError(err, move = null) {
   const error = err?.error || { code: "network", message: String(err) };
   if (err?.body?.state) applyView(err.body.state);
-  let text = error.code === "network" ? t("errorNetwork") : errorText(error);
+  let text = errorText(error);
   if (error.code === "invalid_meld" && move?.melds?.some((g) => g.length >= 6)) text = `${text} ${t("tipGroups")}`;
-  store.showToast(text, error.message, error.code);
+  // No detail line: the server's English message or the browser's "Failed to fetch" under
+  // our own sentence only confuses.
+  store.showToast(text, "", error.code);
 }
 
 function unwrapView(data) {

@@ -114,11 +114,12 @@ export function render(store) {
   if (store.toast) {
     toast.hidden = false;
     toast.dataset.code = store.toast.code || "";
-    toast.replaceChildren(
+    const detail = store.toast.detail && store.toast.detail !== store.toast.text;
+    toast.replaceChildren(...[
       h("span", { class: "toast-text", text: store.toast.text }),
-      store.toast.detail && store.toast.detail !== store.toast.text ? h("span", { class: "toast-detail", text: store.toast.detail }) : null,
+      detail ? h("span", { class: "toast-detail", text: store.toast.detail }) : null,
       h("button", { type: "button", class: "toast-close", data: { action: "toast-close" }, "aria-label": "×", text: "×" }),
-    );
+    ].filter(Boolean));
   } else {
     toast.hidden = true;
     toast.replaceChildren();

@@ -150,7 +150,7 @@ export default {
   coverText: "No peeking! Only {name} may see these cards.",
   coverButton: "I am {name}: show my cards",
   errorGeneric: "That did not work.",
-  errorNetwork: "No connection to the server.",
+  errorNetwork: "Cannot reach the server.",
   err_not_your_turn: "It is not your turn.",
   err_must_draw_first: "Draw a card first.",
   err_already_drawn: "You already drew a card.",
