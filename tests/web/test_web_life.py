@@ -124,3 +124,27 @@ async def test_errors_speak_one_language_and_a_lost_server_gets_a_sentence(pages
     await page.route("**/api/rooms/*/moves", lambda route: route.abort())
     await page.get_by_role("button", name="Discard", exact=True).click()
     await expect(toast.locator(".toast-text")).to_have_text("Cannot reach the server.")
+
+
+async def test_one_is_singular_in_both_languages(pages, http) -> None:
+    game = await computer_game(http)
+    page = await pages.page(path=f"/r/{game['room']}#seat={game['token']}")
+    count = page.locator(".me .count")
+    await expect(count).to_have_text("10 kaarten")
+    await page.locator('[data-action="draw"][data-source="stock"]').click()
+    for group in (["AH", "2H", "3H", "4H"], ["9C", "9D", "9S"]):
+        for code in group:
+            await page.locator(f'#hand .card[data-card="{code}"]').click()
+        await page.get_by_role("button", name="+ Groep").click()
+    for code in ("QC", "QD", "QH"):
+        await page.locator(f'#hand .card[data-card="{code}"]').click()
+    await page.get_by_role("button", name="Uitleggen").click()
+    await expect(count).to_have_text("1 kaart")
+    await page.get_by_role("button", name="English").click()
+    await expect(count).to_have_text("1 card")
+
+    # A room waiting for one more player says "player", not "player(s)".
+    online = await pages.page(path="/")
+    await online.locator("#name").fill("Bea")
+    await online.get_by_role("button", name="Spel maken").click()
+    await expect(online.locator("#turn-line")).to_have_text("Wachten op 1 speler…")

@@ -27,9 +27,11 @@ export function setLang(code, remember = true) {
   document.documentElement.lang = current;
 }
 
-/** The string `key` with `{name}` placeholders filled from `params`. */
+/** The string `key` with `{name}` placeholders filled from `params` (`n` picks the plural). */
 export function t(key, params = {}) {
-  const text = LANGS[current][key] ?? LANGS.nl[key] ?? key;
+  // A count of one takes the singular form `<key>_one` where the language has one.
+  const one = "n" in params && new Intl.PluralRules(current).select(Number(params.n)) === "one";
+  const text = (one && LANGS[current][`${key}_one`]) || (LANGS[current][key] ?? LANGS.nl[key] ?? key);
   if (typeof text !== "string") return text;
   return text.replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
 }
