@@ -148,3 +148,32 @@ async def test_one_is_singular_in_both_languages(pages, http) -> None:
     await online.locator("#name").fill("Bea")
     await online.get_by_role("button", name="Spel maken").click()
     await expect(online.locator("#turn-line")).to_have_text("Wachten op 1 speler…")
+
+
+async def test_focus_stays_in_the_hand_after_a_draw_and_looks_unlike_a_selection(pages, http) -> None:
+    game = await computer_game(http)
+    page = await pages.page(path=f"/r/{game['room']}#seat={game['token']}")
+    stock = page.locator('[data-action="draw"][data-source="stock"]')
+    await expect(stock).to_be_enabled()
+    await stock.focus()
+    await page.keyboard.press("Enter")
+    await expect(page.locator("#hand .card")).to_have_count(11)
+    # The drawn card has the keyboard, so Space and Enter act on the hand at once.
+    await expect(page.locator('#hand .card[data-card="8C"]')).to_be_focused()
+    await page.keyboard.press(" ")
+    drawn = page.locator('#hand .card[data-card="8C"]')
+    await expect(drawn).to_have_attribute("aria-pressed", "true")
+
+    def ring(selector: str) -> str:
+        return f"""() => {{ const s = getComputedStyle(document.querySelector('{selector}'));
+            return [s.outlineStyle, s.outlineColor, s.boxShadow].join(' | '); }}"""
+
+    focused_selected = await page.evaluate(ring('#hand .card[data-card="8C"]'))
+    await page.keyboard.press("ArrowLeft")
+    other = await page.evaluate("document.activeElement.dataset.card")
+    focused_only = await page.evaluate(ring(f'#hand .card[data-card="{other}"]'))
+    selected_only = await page.evaluate(ring('#hand .card[data-card="8C"]'))
+    assert focused_only.split(" | ")[0] == "dashed", focused_only
+    assert selected_only.split(" | ")[0] != "dashed", selected_only
+    assert focused_selected.split(" | ")[0] == "dashed", focused_selected
+    assert focused_only != selected_only

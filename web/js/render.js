@@ -32,8 +32,12 @@ function restoreFocus(key) {
       return;
     }
   }
-  // The focused card left the hand (played or discarded): keep keyboard players in the hand.
-  if (attr === "data-id") document.querySelector(".hand .card")?.focus({ preventScroll: true });
+  // The focused card left the hand (played or discarded), or a pile was drawn from and is
+  // now shut: keep keyboard players in the hand, on the card that just came in if any.
+  if (attr === "data-id" || (attr === "data-action" && value === "draw")) {
+    const card = document.querySelector(".hand .card.new") || document.querySelector(".hand .card");
+    card?.focus({ preventScroll: true });
+  }
 }
 
 function banners(store) {
