@@ -177,3 +177,26 @@ async def test_focus_stays_in_the_hand_after_a_draw_and_looks_unlike_a_selection
     assert selected_only.split(" | ")[0] != "dashed", selected_only
     assert focused_selected.split(" | ")[0] == "dashed", focused_selected
     assert focused_only != selected_only
+
+
+async def test_every_player_of_a_local_game_is_named_in_the_lobby(pages) -> None:
+    page = await pages.page(path="/")
+    await page.get_by_label("Op dit apparaat").check()
+    await page.locator("#name").fill("Anna")
+    await page.get_by_label("Naam speler 2").fill("Bea")
+    await page.get_by_role("button", name="Spel maken").click()
+    cover = page.locator("#cover")
+    await expect(cover.get_by_role("heading")).to_have_text("Geef het apparaat aan Anna")
+    await page.locator("#reveal").click()
+    await page.locator('[data-action="draw"][data-source="stock"]').click()
+    await expect(page.locator("#hand .card")).to_have_count(11)
+    await page.locator("#hand .card").first.click()
+    await page.get_by_role("button", name="Afleggen").click()
+    await expect(cover.get_by_role("heading")).to_have_text("Geef het apparaat aan Bea")
+    await page.reload()
+    await expect(cover.get_by_role("heading")).to_have_text("Geef het apparaat aan Bea")
+    await page.locator("#reveal").click()
+    await expect(page.locator(".me .name")).to_have_text("Bea (jij)")
+    await expect(page.locator(".opponent .name")).to_have_text("Anna")
+    await page.goto("/")
+    await expect(page.locator('.saved-group[data-kind="local"] li')).to_contain_text("Anna · Bea")

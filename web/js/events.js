@@ -211,6 +211,10 @@ export function bindEvents(store, game) {
   delegate(body, "input", "[data-field=name]", (ev, el) => {
     store.extra.lobby.name = el.value;
   });
+  delegate(body, "input", "[data-seat-name]", (ev, el) => {
+    const lobby = store.extra.lobby;
+    lobby.names = { ...lobby.names, [el.dataset.seatName]: el.value };
+  });
   delegate(body, "submit", "form[data-form]", (ev, el) => {
     ev.preventDefault();
     const data = new FormData(el);

@@ -3,6 +3,7 @@
 import * as api from "./api.js";
 import { bindEvents } from "./events.js";
 import { errorText, lang, setLang, t } from "./i18n.js";
+import { seatName, useLocalNames } from "./names.js";
 import { render } from "./render.js";
 import { normalizeVariants } from "./render-lobby.js";
 import { buildReplay } from "./replay.js";
@@ -70,7 +71,7 @@ function applyView(view) {
   saveGame({
     room: s.room, seat: view.seat, token: s.mode === "local" ? s.tokens?.["0"] || s.token : s.token,
     mode: s.mode, tokens: s.tokens, variant: view.variant, hand: view.hand_number,
-    names: (view.seats || []).map((x) => x.name),
+    names: (view.seats || []).map((x, i) => seatName(view, i)),
   });
   const ended = view.hand_result && (!prev || prev.phase !== view.phase || prev.hand_number !== view.hand_number);
   store.setView(view);
@@ -109,6 +110,7 @@ function announceTab() {
 
 async function connect() {
   const { room, token } = store.session;
+  useLocalNames(store.session.mode === "local" ? savedGame(room)?.playerNames : []);
   socket?.close();
   store.update({ page: "table" });
   try {
@@ -153,7 +155,9 @@ const game = {
     try {
       const res = await api.createRoom(body);
       store.session = { room: res.room, seat: res.seat, token: res.token, mode: f.mode, tokens: normalizeTokens(res.tokens) };
-      saveGame({ room: res.room, seat: res.seat, token: res.token, mode: f.mode, tokens: store.session.tokens, variant: f.variant, names: [body.name] });
+      // Local play: every seat's name from the lobby; a blank one keeps "Player n".
+      const playerNames = f.mode === "local" ? Array.from({ length: players }, (_, i) => (i === 0 ? body.name : (f.names?.[i] || "").trim())) : undefined;
+      saveGame({ room: res.room, seat: res.seat, token: res.token, mode: f.mode, tokens: store.session.tokens, variant: f.variant, names: [body.name], playerNames });
       history.pushState(null, "", `/r/${res.room}#seat=${res.token}`);
       store.sheet = [];
       await connect();

@@ -2,6 +2,14 @@
 import { cardsShort } from "./cards.js";
 import { t, table } from "./i18n.js";
 
+// Local play: the names typed in the lobby for every seat. The server only knows the
+// first one (it calls the others "Player 2"...), so this browser keeps them.
+let localNames = [];
+
+export function useLocalNames(names) {
+  localNames = Array.isArray(names) ? names : [];
+}
+
 export function seatName(view, seat) {
   const info = view?.seats?.[seat];
   const name = info?.name;
@@ -13,6 +21,7 @@ export function seatName(view, seat) {
   }
   // The server's placeholder names ("Player 2") are shown in the page's language.
   const placeholder = /^(Player|Speler) (\d+)$/.exec(name || "");
+  if ((!name || placeholder) && localNames[seat]) return localNames[seat];
   if (!name || placeholder) return t("defaultName", { n: placeholder ? placeholder[2] : seat + 1 });
   return name;
 }

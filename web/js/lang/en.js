@@ -22,6 +22,7 @@ export default {
   levelMedium: "Medium",
   levelHard: "Hard",
   yourName: "Your name",
+  playerName: "Player {n}'s name",
   namePlaceholder: "for example Anna",
   defaultName: "Player {n}",
   create: "Create game",

@@ -23,6 +23,7 @@ export default {
   levelMedium: "Gemiddeld",
   levelHard: "Moeilijk",
   yourName: "Jouw naam",
+  playerName: "Naam speler {n}",
   namePlaceholder: "bijvoorbeeld Anna",
   defaultName: "Speler {n}",
   create: "Spel maken",
