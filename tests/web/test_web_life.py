@@ -200,3 +200,24 @@ async def test_every_player_of_a_local_game_is_named_in_the_lobby(pages) -> None
     await expect(page.locator(".opponent .name")).to_have_text("Anna")
     await page.goto("/")
     await expect(page.locator('.saved-group[data-kind="local"] li')).to_contain_text("Anna · Bea")
+
+
+async def test_the_verify_page_speaks_both_languages(pages) -> None:
+    dutch = await pages.page(path="/web/verify.html", locale="nl-NL")
+    await expect(dutch.get_by_role("heading", level=1)).to_have_text("Controleer een spel", use_inner_text=True)
+    await expect(dutch.locator("label[for=room]")).to_have_text("Kamer", use_inner_text=True)
+    await dutch.locator("#log").fill("{}")
+    await dutch.get_by_role("button", name="Controleren").click()
+    await expect(dutch.locator("#results li")).to_have_text(
+        'kan niet controleren: geen logboek van een kamer: verwacht een object met een lijst "hands"'
+    )
+    # The switch changes the page and its results, and the choice is kept for the table.
+    await dutch.get_by_role("button", name="English").click()
+    await expect(dutch.get_by_role("heading", level=1)).to_have_text("Verify a game", use_inner_text=True)
+    await expect(dutch.locator("#results li")).to_contain_text("cannot verify: not a room log")
+    await dutch.goto("/")
+    await expect(dutch.get_by_role("heading", name="New game")).to_be_visible()
+
+    english = await pages.page(path="/web/verify.html", locale="en-US")
+    await expect(english.get_by_role("heading", level=1)).to_have_text("Verify a game", use_inner_text=True)
+    await expect(english.locator("label[for=room]")).to_have_text("Room", use_inner_text=True)
