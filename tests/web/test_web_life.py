@@ -221,3 +221,64 @@ async def test_the_verify_page_speaks_both_languages(pages) -> None:
     english = await pages.page(path="/web/verify.html", locale="en-US")
     await expect(english.get_by_role("heading", level=1)).to_have_text("Verify a game", use_inner_text=True)
     await expect(english.locator("label[for=room]")).to_have_text("Room", use_inner_text=True)
+
+
+TONE_SPY = """
+window.__tones = [];
+class FakeAudio {
+  constructor() { this.state = "running"; this.currentTime = 0; this.destination = {}; }
+  createOscillator() {
+    const osc = { frequency: { value: 0 }, connect: (g) => g, start: () => window.__tones.push(osc.frequency.value), stop() {} };
+    return osc;
+  }
+  createGain() {
+    return { gain: { setValueAtTime() {}, exponentialRampToValueAtTime() {} }, connect: (d) => d };
+  }
+  resume() {}
+}
+window.AudioContext = FakeAudio;
+"""
+
+
+async def test_your_turn_pulses_and_sounds_and_the_mute_switch_is_kept(pages, http) -> None:
+    ctx = await pages.context()
+    await ctx.add_init_script(TONE_SPY)
+    game = await computer_game(http)
+    page = await pages.page(ctx, path=f"/r/{game['room']}#seat={game['token']}")
+    await expect(page.locator(".hand-wrap")).to_have_class("hand-wrap pulse")
+    await page.locator('[data-action="draw"][data-source="stock"]').click()
+    await expect(page.locator("#hand .card")).to_have_count(11)
+    await expect(page.locator(".hand-wrap")).to_have_class("hand-wrap")
+    # The draw was heard: one short tone of the draw cue.
+    assert await page.evaluate("window.__tones") == [520]
+
+    mute = page.locator("#mute")
+    await expect(mute).to_have_attribute("aria-pressed", "false")
+    await mute.click()
+    await expect(mute).to_have_attribute("aria-pressed", "true")
+    await page.reload()
+    await expect(page.locator("#mute")).to_have_attribute("aria-pressed", "true")
+    await page.locator("#hand .card").first.click()
+    await page.get_by_role("button", name="Afleggen").click()
+    await expect(page.locator("#hand .card")).to_have_count(10)
+    assert await page.evaluate("window.__tones") == []
+
+
+async def test_a_player_who_leaves_gets_a_banner(pages) -> None:
+    anna = await pages.page(path="/")
+    await anna.locator("#name").fill("Anna")
+    await anna.get_by_role("button", name="Spel maken").click()
+    invite = await anna.locator("#invite-url").input_value()
+    bob = await pages.page(path=invite)
+    await bob.locator("#join-name").fill("Bob")
+    await bob.locator("#join-button").click()
+    dot = anna.locator('.opponent[data-seat="1"] .dot')
+    await expect(dot).to_have_attribute("data-presence", "on")
+    seat_url = bob.url
+    banner = anna.locator(".banner.left-table")
+    await expect(banner).to_have_count(0)
+    await bob.close()
+    await expect(banner).to_have_text("Bob heeft de tafel verlaten.")
+    bob = await pages.page(path=seat_url)
+    await expect(dot).to_have_attribute("data-presence", "on")
+    await expect(banner).to_have_count(0)

@@ -1,6 +1,7 @@
 // Boot: read the route, wire the store to the renderer, and run the game session
 // (create, join, connect, act). Routes: "/" lobby, "/#rules/<variant>", "/r/<room>[#seat=<token>]".
 import * as api from "./api.js";
+import { cueFor, play } from "./cues.js";
 import { bindEvents } from "./events.js";
 import { errorText, lang, setLang, t } from "./i18n.js";
 import { seatName, useLocalNames } from "./names.js";
@@ -75,6 +76,8 @@ function applyView(view) {
   });
   const ended = view.hand_result && (!prev || prev.phase !== view.phase || prev.hand_number !== view.hand_number);
   store.setView(view);
+  const cue = cueFor(prev, store.view);
+  if (cue) play(cue);
   if (ended || !prev) refreshSheet();
 }
 
@@ -108,6 +111,18 @@ function announceTab() {
   channel.postMessage({ type: "hello", from: tabId });
 }
 
+/** Presence frames: a person whose seat goes dark gets a "left the table" banner. */
+function noteDepartures(seats) {
+  const before = store.view?.seats || [];
+  const gone = new Set(store.gone);
+  (seats || []).forEach((seat, i) => {
+    if (seat.connected || seat.bot || i === store.view?.seat) gone.delete(i);
+    else if (before[i]?.connected) gone.add(i);
+  });
+  store.gone = gone;
+  store.setSeats(seats);
+}
+
 async function connect() {
   const { room, token } = store.session;
   useLocalNames(store.session.mode === "local" ? savedGame(room)?.playerNames : []);
@@ -126,7 +141,7 @@ async function connect() {
   socket = new api.RoomSocket(room, token, {
     onMessage: (msg) => {
       if (msg.type === "state") applyView(msg.state);
-      else if (msg.type === "presence") store.setSeats(msg.seats);
+      else if (msg.type === "presence") noteDepartures(msg.seats);
       else if (msg.type === "error") showError({ error: msg.error });
     },
     onStatus: (status, code) => {

@@ -1,6 +1,7 @@
 // Draws the whole page from the store. Regions are rebuilt with replaceChildren; focus is
 // kept on the same control across a redraw.
 import { renderCard } from "./cards.js";
+import { muted } from "./cues.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatName } from "./names.js";
@@ -44,6 +45,11 @@ function banners(store) {
   const items = [];
   if (store.page === "table" && store.connection === "closed") {
     items.push(h("div", { class: "banner reconnecting", id: "reconnecting", role: "status", text: t("reconnecting") }));
+  }
+  if (store.page === "table" && store.view && store.session?.mode === "online") {
+    for (const seat of store.gone) {
+      items.push(h("div", { class: "banner left-table", role: "status", data: { seat: String(seat) }, text: t("leftTable", { name: seatName(store.view, seat) }) }));
+    }
   }
   if (store.twoTabs) items.push(h("div", { class: "banner two-tabs", id: "two-tabs", role: "alert", text: t("twoTabs") }));
   return items;
@@ -108,6 +114,10 @@ function page(store) {
 export function render(store) {
   const focus = focusKey(document.activeElement);
   $("lang-switch").textContent = t("langSwitch");
+  const mute = $("mute");
+  mute.setAttribute("aria-pressed", muted() ? "true" : "false");
+  mute.setAttribute("aria-label", t("mute"));
+  mute.textContent = muted() ? "🔇" : "🔊";
   const v = store.view;
   const mine = store.page === "table" && v && v.turn === v.seat && ["draw", "play"].includes(v.phase);
   document.title = mine ? `● ${t("yourTurnTitle")} · Rummy` : "Rummy";

@@ -43,6 +43,7 @@ export class Store extends EventTarget {
     this.toast = null; // {text, detail, code}
     this.connection = "idle"; // idle | open | closed
     this.twoTabs = false;
+    this.gone = new Set(); // seats whose player left the table (presence went away)
     this.inviteCopied = null; // the room whose invite link was copied
     this.revealed = null; // local play: the seat whose cards are uncovered
     this.hint = null;

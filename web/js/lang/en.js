@@ -22,6 +22,8 @@ export default {
   levelMedium: "Medium",
   levelHard: "Hard",
   yourName: "Your name",
+  mute: "Sound off",
+  leftTable: "{name} left the table.",
   playerName: "Player {n}'s name",
   namePlaceholder: "for example Anna",
   defaultName: "Player {n}",

@@ -23,6 +23,8 @@ export default {
   levelMedium: "Gemiddeld",
   levelHard: "Moeilijk",
   yourName: "Jouw naam",
+  mute: "Geluid uit",
+  leftTable: "{name} heeft de tafel verlaten.",
   playerName: "Naam speler {n}",
   namePlaceholder: "bijvoorbeeld Anna",
   defaultName: "Speler {n}",
