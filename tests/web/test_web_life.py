@@ -8,6 +8,7 @@ import json
 import pytest
 from playwright.async_api import expect
 from webdeals import deal
+from webtools import screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -282,3 +283,23 @@ async def test_a_player_who_leaves_gets_a_banner(pages) -> None:
     bob = await pages.page(path=seat_url)
     await expect(dot).to_have_attribute("data-presence", "on")
     await expect(banner).to_have_count(0)
+
+
+@pytest.mark.parametrize("width", [375, 1366])
+async def test_an_error_floats_over_the_table_without_moving_the_hand(pages, http, width) -> None:
+    game = await computer_game(http)
+    page = await pages.page(
+        path=f"/r/{game['room']}#seat={game['token']}", viewport={"width": width, "height": 800}
+    )
+    hand = page.locator("#hand")
+    await expect(page.locator("#hand .card")).to_have_count(10)
+    await page.locator('[data-action="draw"][data-source="stock"]').click()
+    await expect(page.locator("#hand .card")).to_have_count(11)
+    before = await hand.bounding_box()
+    await screenshot(page, f"table-mid-hand-{width}")
+    await page.route("**/api/rooms/*/moves", lambda route: route.abort())
+    await page.locator("#hand .card").first.click()
+    await page.get_by_role("button", name="Afleggen").click()
+    await expect(page.locator("#toast")).to_be_visible()
+    await screenshot(page, f"table-error-{width}")
+    assert await hand.bounding_box() == before

@@ -128,6 +128,13 @@ export function render(store) {
   if (store.toast) {
     toast.hidden = false;
     toast.dataset.code = store.toast.code || "";
+    // A new error fades from the start again; a redraw of the same one does not revive it.
+    if (toast.dataset.at !== String(store.toast.at)) {
+      toast.dataset.at = String(store.toast.at);
+      toast.style.animation = "none";
+      void toast.offsetWidth;
+      toast.style.animation = "";
+    }
     const detail = store.toast.detail && store.toast.detail !== store.toast.text;
     toast.replaceChildren(...[
       h("span", { class: "toast-text", text: store.toast.text }),
