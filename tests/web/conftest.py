@@ -49,9 +49,7 @@ class Pages:
         self.contexts: list[Any] = []
         self.errors: list[str] = []
 
-    async def context(
-        self, viewport: dict[str, int] | None = None, locale: str = "nl-NL"
-    ) -> Any:
+    async def context(self, viewport: dict[str, int] | None = None, locale: str = "nl-NL") -> Any:
         ctx = await self.browser.new_context(
             base_url=self.base, viewport=viewport or DESKTOP, locale=locale
         )

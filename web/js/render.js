@@ -117,7 +117,8 @@ export function render(store) {
   const mute = $("mute");
   mute.setAttribute("aria-pressed", muted() ? "true" : "false");
   mute.setAttribute("aria-label", t("mute"));
-  mute.textContent = muted() ? "🔇" : "🔊";
+  // A note, struck through by CSS when muted: Debian's Chromium has no emoji font.
+  mute.textContent = "♪";
   const v = store.view;
   const mine = store.page === "table" && v && v.turn === v.seat && ["draw", "play"].includes(v.phase);
   document.title = mine ? `● ${t("yourTurnTitle")} · Rummy` : "Rummy";
