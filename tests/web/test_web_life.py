@@ -8,7 +8,7 @@ import json
 import pytest
 from playwright.async_api import expect
 from webdeals import deal
-from webtools import screenshot
+from webtools import meld, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -133,13 +133,7 @@ async def test_one_is_singular_in_both_languages(pages, http) -> None:
     count = page.locator(".me .count")
     await expect(count).to_have_text("10 kaarten")
     await page.locator('[data-action="draw"][data-source="stock"]').click()
-    for group in (["AH", "2H", "3H", "4H"], ["9C", "9D", "9S"]):
-        for code in group:
-            await page.locator(f'#hand .card[data-card="{code}"]').click()
-        await page.get_by_role("button", name="+ Groep").click()
-    for code in ("QC", "QD", "QH"):
-        await page.locator(f'#hand .card[data-card="{code}"]').click()
-    await page.get_by_role("button", name="Uitleggen").click()
+    await meld(page, ["AH", "2H", "3H", "4H"], ["9C", "9D", "9S"], ["QC", "QD", "QH"])
     await expect(count).to_have_text("1 kaart")
     await page.get_by_role("button", name="English").click()
     await expect(count).to_have_text("1 card")
