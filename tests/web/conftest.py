@@ -49,9 +49,9 @@ class Pages:
         self.contexts: list[Any] = []
         self.errors: list[str] = []
 
-    async def context(self, viewport: dict[str, int] | None = None) -> Any:
+    async def context(self, viewport: dict[str, int] | None = None, locale: str = "nl-NL") -> Any:
         ctx = await self.browser.new_context(
-            base_url=self.base, viewport=viewport or DESKTOP, locale="nl-NL"
+            base_url=self.base, viewport=viewport or DESKTOP, locale=locale
         )
         await ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=self.base)
         self.contexts.append(ctx)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import expect
 from webdeals import deal
-from webtools import PHONE, screenshot
+from webtools import PHONE, meld, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -104,13 +104,7 @@ async def test_computer_game_plays_to_the_end_of_a_hand(pages, http) -> None:
     await expect(page.locator("#turn-line")).to_have_text("Jij bent aan de beurt: trek een kaart.")
     await page.locator('[data-action="draw"][data-source="stock"]').click()
     await expect(page.locator("#hand .card")).to_have_count(11)
-    for group in (["AH", "2H", "3H", "4H"], ["9C", "9D", "9S"]):
-        for code in group:
-            await page.locator(f'#hand .card[data-card="{code}"]').click()
-        await page.get_by_role("button", name="+ Groep").click()
-    for code in ("QC", "QD", "QH"):
-        await page.locator(f'#hand .card[data-card="{code}"]').click()
-    await page.get_by_role("button", name="Uitleggen").click()
+    await meld(page, ["AH", "2H", "3H", "4H"], ["9C", "9D", "9S"], ["QC", "QD", "QH"])
     await expect(page.locator("#melds .meld")).to_have_count(3)
     await expect(page.locator("#hand .card")).to_have_count(1)
     await page.locator("#hand .card").click()

@@ -115,7 +115,7 @@ async def test_classic_hand_online_from_invite(pages, http) -> None:
         await bob.locator("#verify-link").click()
     check = await opened.value
     await expect(check.locator("#results li").first).to_contain_text(
-        "hand 0: FAIL — a fixed deal (test mode)"
+        "hand 0: FOUT — een vaste deling (testmodus)"
     )
     await check.close()
 

@@ -15,3 +15,13 @@ async def screenshot(page: Any, name: str) -> Path:
     path = SCREENSHOTS / f"{name}.png"
     await page.screenshot(path=str(path), full_page=True)
     return path
+
+
+async def meld(page: Any, *groups: list[str]) -> None:
+    """Lay down `groups` in one "Uitleggen": each but the last staged with "+ Groep"."""
+    for i, group in enumerate(groups):
+        for code in group:
+            await page.locator(f'#hand .card[data-card="{code}"]').click()
+        if i < len(groups) - 1:
+            await page.get_by_role("button", name="+ Groep").click()
+    await page.get_by_role("button", name="Uitleggen").click()

@@ -2,6 +2,7 @@
 // kind of event; hooks are data-* attributes.
 import { delegate } from "./dom.js";
 import { legalMeld, legalOf, suggest } from "./legal.js";
+import { muted, setMuted } from "./cues.js";
 import { lang, setLang, t } from "./i18n.js";
 import { forgetGame, inviteUrl } from "./saved.js";
 
@@ -55,6 +56,10 @@ export function bindEvents(store, game) {
   const actions = {
     lang: () => {
       setLang(lang() === "nl" ? "en" : "nl");
+      store.emit();
+    },
+    mute: () => {
+      setMuted(!muted());
       store.emit();
     },
     draw: (el) => game.move({ type: "draw", source: el.dataset.source }),
@@ -211,6 +216,10 @@ export function bindEvents(store, game) {
   });
   delegate(body, "input", "[data-field=name]", (ev, el) => {
     store.extra.lobby.name = el.value;
+  });
+  delegate(body, "input", "[data-seat-name]", (ev, el) => {
+    const lobby = store.extra.lobby;
+    lobby.names = { ...lobby.names, [el.dataset.seatName]: el.value };
   });
   delegate(body, "submit", "form[data-form]", (ev, el) => {
     ev.preventDefault();

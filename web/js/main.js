@@ -2,8 +2,10 @@
 // (create, join, connect, watch, act). Routes: "/" lobby, "/#rules/<variant>",
 // "/r/<room>[#seat=<token>]", "/r/<room>#watch" (a spectator: the table read-only).
 import * as api from "./api.js";
+import { cueFor, play } from "./cues.js";
 import { bindEvents } from "./events.js";
 import { errorText, lang, setLang, t } from "./i18n.js";
+import { seatName, useLocalNames } from "./names.js";
 import { render } from "./render.js";
 import { normalizeVariants } from "./render-lobby.js";
 import { buildReplay } from "./replay.js";
@@ -28,9 +30,11 @@ store.addEventListener("change", () => {
 function showError(err, move = null) {
   const error = err?.error || { code: "network", message: String(err) };
   if (err?.body?.state) applyView(err.body.state);
-  let text = error.code === "network" ? t("errorNetwork") : errorText(error);
+  let text = errorText(error);
   if (error.code === "invalid_meld" && move?.melds?.some((g) => g.length >= 6)) text = `${text} ${t("tipGroups")}`;
-  store.showToast(text, error.message, error.code);
+  // No detail line: the server's English message or the browser's "Failed to fetch" under
+  // our own sentence only confuses.
+  store.showToast(text, "", error.code);
 }
 
 function unwrapView(data) {
@@ -70,10 +74,12 @@ function applyView(view) {
   if (s.mode !== "watch") saveGame({
     room: s.room, seat: view.seat, token: s.mode === "local" ? s.tokens?.["0"] || s.token : s.token,
     mode: s.mode, tokens: s.tokens, variant: view.variant, hand: view.hand_number,
-    names: (view.seats || []).map((x) => x.name),
+    names: (view.seats || []).map((x, i) => seatName(view, i)),
   });
   const ended = view.hand_result && (!prev || prev.phase !== view.phase || prev.hand_number !== view.hand_number);
   store.setView(view);
+  const cue = cueFor(prev, store.view);
+  if (cue) play(cue);
   if (ended || !prev) refreshSheet();
 }
 
@@ -107,8 +113,21 @@ function announceTab() {
   channel.postMessage({ type: "hello", from: tabId });
 }
 
+/** Presence frames: a person whose seat goes dark gets a "left the table" banner. */
+function noteDepartures(seats) {
+  const before = store.view?.seats || [];
+  const gone = new Set(store.gone);
+  (seats || []).forEach((seat, i) => {
+    if (seat.connected || seat.bot || i === store.view?.seat) gone.delete(i);
+    else if (before[i]?.connected) gone.add(i);
+  });
+  store.gone = gone;
+  store.setSeats(seats);
+}
+
 async function connect() {
   const { room, token } = store.session;
+  useLocalNames(store.session.mode === "local" ? savedGame(room)?.playerNames : []);
   socket?.close();
   store.update({ page: "table" });
   try {
@@ -124,7 +143,7 @@ async function connect() {
   socket = new api.RoomSocket(room, token, {
     onMessage: (msg) => {
       if (msg.type === "state") applyView(msg.state);
-      else if (msg.type === "presence") store.setSeats(msg.seats);
+      else if (msg.type === "presence") noteDepartures(msg.seats);
       else if (msg.type === "error") showError({ error: msg.error });
     },
     onStatus: (status, code) => {
@@ -154,7 +173,9 @@ const game = {
     try {
       const res = await api.createRoom(body);
       store.session = { room: res.room, seat: res.seat, token: res.token, mode: f.mode, tokens: normalizeTokens(res.tokens) };
-      saveGame({ room: res.room, seat: res.seat, token: res.token, mode: f.mode, tokens: store.session.tokens, variant: f.variant, names: [body.name] });
+      // Local play: every seat's name from the lobby; a blank one keeps "Player n".
+      const playerNames = f.mode === "local" ? Array.from({ length: players }, (_, i) => (i === 0 ? body.name : (f.names?.[i] || "").trim())) : undefined;
+      saveGame({ room: res.room, seat: res.seat, token: res.token, mode: f.mode, tokens: store.session.tokens, variant: f.variant, names: [body.name], playerNames });
       history.pushState(null, "", `/r/${res.room}#seat=${res.token}`);
       store.sheet = [];
       await connect();
@@ -289,7 +310,7 @@ async function route() {
 }
 
 async function boot() {
-  setLang(lang());
+  setLang(lang(), false);
   const name = localStorage.getItem("rummy.name") || "";
   store.extra.lobby = { variant: "classic", players: "2", mode: "online", level: "medium", name, spectators: true };
   bindEvents(store, game);

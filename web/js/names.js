@@ -1,11 +1,27 @@
 // People-facing names for seats (1-based, as people count) and moves.
 import { cardsShort } from "./cards.js";
-import { t } from "./i18n.js";
+import { t, table } from "./i18n.js";
+
+// Local play: the names typed in the lobby for every seat. The server only knows the
+// first one (it calls the others "Player 2"...), so this browser keeps them.
+let localNames = [];
+
+export function useLocalNames(names) {
+  localNames = Array.isArray(names) ? names : [];
+}
 
 export function seatName(view, seat) {
-  const name = view?.seats?.[seat]?.name;
+  const info = view?.seats?.[seat];
+  const name = info?.name;
+  // The server names every bot after its level ("Medium bot"): three of those at one table
+  // cannot be told apart, so each bot seat gets its own name in the page's language.
+  if (info?.bot && (!name || /^(easy|medium|hard) bot$/i.test(name))) {
+    const names = table("botNames");
+    return names[seat % names.length];
+  }
   // The server's placeholder names ("Player 2") are shown in the page's language.
   const placeholder = /^(Player|Speler) (\d+)$/.exec(name || "");
+  if ((!name || placeholder) && localNames[seat]) return localNames[seat];
   if (!name || placeholder) return t("defaultName", { n: placeholder ? placeholder[2] : seat + 1 });
   return name;
 }

@@ -45,6 +45,16 @@ function savedList(kind, title, games) {
   );
 }
 
+/** Local play: a name field for every other player at this device. */
+function otherNames(form, players) {
+  const fields = [];
+  for (let seat = 1; seat < players; seat += 1) {
+    fields.push(h("label", { class: "field grow" }, h("span", { text: t("playerName", { n: seat + 1 }) }),
+      h("input", { id: `name-${seat}`, maxlength: "24", placeholder: t("defaultName", { n: seat + 1 }), value: form.names?.[seat] || "", data: { seatName: String(seat) } })));
+  }
+  return fields;
+}
+
 export function renderLobby(store) {
   const form = store.extra.lobby;
   const variants = store.variants;
@@ -78,7 +88,8 @@ export function renderLobby(store) {
                 ["easy", "medium", "hard"].map((l) => h("option", { value: l, selected: form.level === l, text: t(`level${l[0].toUpperCase()}${l.slice(1)}`) }))))
           : null,
         h("label", { class: "field grow" }, h("span", { text: t("yourName") }),
-          h("input", { name: "name", id: "name", maxlength: "24", autocomplete: "nickname", placeholder: t("namePlaceholder"), value: form.name, data: { field: "name" } }))),
+          h("input", { name: "name", id: "name", maxlength: "24", autocomplete: "nickname", placeholder: t("namePlaceholder"), value: form.name, data: { field: "name" } })),
+        form.mode === "local" ? otherNames(form, Number(form.players) || chosen.min || 2) : null),
       h("label", { class: "field check" },
         h("input", { type: "checkbox", name: "spectators", id: "spectators", checked: form.spectators !== false, data: { field: "spectators" } }),
         h("span", { text: t("allowSpectators") })),

@@ -243,7 +243,9 @@ function hand(store, view) {
     });
     return el;
   });
-  return h("section", { class: "hand-wrap", "aria-label": t("yourHand") },
+  // A pulse on the hand when it is your turn to draw: the cue a glance can catch.
+  const pulse = view.turn === view.seat && view.phase === "draw";
+  return h("section", { class: ["hand-wrap", pulse && "pulse"], "aria-label": t("yourHand") },
     h("h2", { class: "sr-only", text: t("yourHand") }),
     h("div", { class: "hand", id: "hand", data: { region: "hand" } }, cards),
   );

@@ -1,6 +1,7 @@
 // Draws the whole page from the store. Regions are rebuilt with replaceChildren; focus is
 // kept on the same control across a redraw.
 import { renderCard } from "./cards.js";
+import { muted } from "./cues.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatName } from "./names.js";
@@ -32,14 +33,23 @@ function restoreFocus(key) {
       return;
     }
   }
-  // The focused card left the hand (played or discarded): keep keyboard players in the hand.
-  if (attr === "data-id") document.querySelector(".hand .card")?.focus({ preventScroll: true });
+  // The focused card left the hand (played or discarded), or a pile was drawn from and is
+  // now shut: keep keyboard players in the hand, on the card that just came in if any.
+  if (attr === "data-id" || (attr === "data-action" && value === "draw")) {
+    const card = document.querySelector(".hand .card.new") || document.querySelector(".hand .card");
+    card?.focus({ preventScroll: true });
+  }
 }
 
 function banners(store) {
   const items = [];
   if (store.page === "table" && store.connection === "closed") {
     items.push(h("div", { class: "banner reconnecting", id: "reconnecting", role: "status", text: t("reconnecting") }));
+  }
+  if (store.page === "table" && store.view && store.session?.mode === "online") {
+    for (const seat of store.gone) {
+      items.push(h("div", { class: "banner left-table", role: "status", data: { seat: String(seat) }, text: t("leftTable", { name: seatName(store.view, seat) }) }));
+    }
   }
   if (store.twoTabs) items.push(h("div", { class: "banner two-tabs", id: "two-tabs", role: "alert", text: t("twoTabs") }));
   return items;
@@ -104,6 +114,11 @@ function page(store) {
 export function render(store) {
   const focus = focusKey(document.activeElement);
   $("lang-switch").textContent = t("langSwitch");
+  const mute = $("mute");
+  mute.setAttribute("aria-pressed", muted() ? "true" : "false");
+  mute.setAttribute("aria-label", t("mute"));
+  // A note, struck through by CSS when muted: Debian's Chromium has no emoji font.
+  mute.textContent = "♪";
   const v = store.view;
   const mine = store.page === "table" && v && v.turn === v.seat && ["draw", "play"].includes(v.phase);
   document.title = mine ? `● ${t("yourTurnTitle")} · Rummy` : "Rummy";
@@ -114,11 +129,19 @@ export function render(store) {
   if (store.toast) {
     toast.hidden = false;
     toast.dataset.code = store.toast.code || "";
-    toast.replaceChildren(
+    // A new error fades from the start again; a redraw of the same one does not revive it.
+    if (toast.dataset.at !== String(store.toast.at)) {
+      toast.dataset.at = String(store.toast.at);
+      toast.style.animation = "none";
+      void toast.offsetWidth;
+      toast.style.animation = "";
+    }
+    const detail = store.toast.detail && store.toast.detail !== store.toast.text;
+    toast.replaceChildren(...[
       h("span", { class: "toast-text", text: store.toast.text }),
-      store.toast.detail && store.toast.detail !== store.toast.text ? h("span", { class: "toast-detail", text: store.toast.detail }) : null,
+      detail ? h("span", { class: "toast-detail", text: store.toast.detail }) : null,
       h("button", { type: "button", class: "toast-close", data: { action: "toast-close" }, "aria-label": "×", text: "×" }),
-    );
+    ].filter(Boolean));
   } else {
     toast.hidden = true;
     toast.replaceChildren();

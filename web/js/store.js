@@ -1,6 +1,7 @@
 // The one place state lives: the server's view plus what this browser adds (card order,
 // selection, staged melds, banners). Every change dispatches "change".
 import { compareByRank, compareBySuit } from "./cards.js";
+import { loadOrder, saveOrder } from "./hand-order.js";
 
 let nextId = 1;
 
@@ -42,6 +43,7 @@ export class Store extends EventTarget {
     this.toast = null; // {text, detail, code}
     this.connection = "idle"; // idle | open | closed
     this.twoTabs = false;
+    this.gone = new Set(); // seats whose player left the table (presence went away)
     this.inviteCopied = null; // the room whose invite link was copied
     this.revealed = null; // local play: the seat whose cards are uncovered
     this.hint = null;
@@ -81,7 +83,12 @@ export class Store extends EventTarget {
     // Cards that just came in (a draw, a swapped joker) are marked until the next change.
     if (!fresh && changed) this.newIds = new Set(this.order.filter((s) => !before.has(s.id)).map((s) => s.id));
     else if (fresh) this.newIds = new Set();
-    if (fresh) this.order.sort((a, b) => compareBySuit(a.code, b.code));
+    if (fresh) {
+      // The order this browser kept for this hand wins; cards it does not know go last.
+      const kept = this.session && loadOrder(this.session.room, view.seat, view.hand_number);
+      if (kept) this.order = reconcile(kept.map((code) => ({ id: `c${nextId++}`, code })), hand);
+      else this.order.sort((a, b) => compareBySuit(a.code, b.code));
+    }
     // Keep what is still in the hand selected: a draw arriving after a quick tap loses nothing.
     const ids = new Set(this.order.map((slot) => slot.id));
     if (fresh || !["draw", "play"].includes(view.phase)) {
@@ -93,7 +100,14 @@ export class Store extends EventTarget {
     }
     if (changed || view.version !== this.view?.version) this.hint = null;
     this.view = view;
+    this.keepOrder();
     this.emit();
+  }
+
+  /** Remember the current card order for a reload of this hand. */
+  keepOrder() {
+    if (!this.session?.room || !this.view) return;
+    saveOrder(this.session.room, this.view.seat, this.view.hand_number, this.order.map((s) => s.code));
   }
 
   setSeats(seats) {
@@ -158,6 +172,7 @@ export class Store extends EventTarget {
   sortBy(kind) {
     const cmp = kind === "rank" ? compareByRank : compareBySuit;
     this.order = [...this.order].sort((a, b) => cmp(a.code, b.code));
+    this.keepOrder();
     this.emit();
   }
 
@@ -171,6 +186,7 @@ export class Store extends EventTarget {
     const seq = dir < 0 ? idx : [...idx].reverse();
     for (const i of seq) [order[i], order[i + dir]] = [order[i + dir], order[i]];
     this.order = order;
+    this.keepOrder();
     this.emit();
   }
 
@@ -182,6 +198,7 @@ export class Store extends EventTarget {
     const at = beforeId ? rest.findIndex((s) => s.id === beforeId) : rest.length;
     rest.splice(at < 0 ? rest.length : at, 0, slot);
     this.order = rest;
+    this.keepOrder();
     this.emit();
   }
 

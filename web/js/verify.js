@@ -9,6 +9,7 @@
 // w[0..n) and shuffles the sorted pack: for i from n-1 down to 1, swap cards[i] with
 // cards[w[n-1-i] mod (i+1)]. Seat by seat, each takes hand_size cards; the next card
 // starts the discard pile and the rest is the stock, top first.
+import TEXT from "./lang/verify-text.js";
 
 export const SHUFFLE_METHOD = "shake256-fisher-yates-v1";
 const MASK = (1n << 64n) - 1n;
@@ -170,15 +171,21 @@ export function dealFromSeed(ruleset, players, seed) {
   return { hands, discard: rest.slice(0, 1), stock: rest.slice(1) };
 }
 
+/** A sentence of `code`'s language with `{name}` placeholders filled from `params`. */
+export function sayIn(code) {
+  const table = TEXT[code] || TEXT.en;
+  return (key, params = {}) => table[key].replace(/\{(\w+)\}/g, (_, k) => String(params[k]));
+}
+
 const same = (a, b) => a.length === b.length && a.every((v, i) => v === b[i]);
 
 /** Check one hand of the log. `seen`: commitments the player noted for it. */
-export async function verifyHand(entry, rulesets, seen = []) {
+export async function verifyHand(entry, rulesets, seen = [], say = sayIn("en")) {
   const report = { hand: entry.hand, ok: false, commitment: null, problems: [] };
   const start = entry.start || {};
   const ruleset = rulesets[start.variant];
   if (!ruleset) {
-    report.problems.push(`unknown variant ${JSON.stringify(start.variant)}`);
+    report.problems.push(say("unknownVariant", { variant: JSON.stringify(start.variant) }));
     return report;
   }
   let seed;
@@ -188,48 +195,46 @@ export async function verifyHand(entry, rulesets, seen = []) {
     seed = new Uint8Array();
   }
   if (seed.length !== 32) {
-    report.problems.push("the hand seed is not 32 bytes of hex: it was not revealed");
+    report.problems.push(say("seedHidden"));
     return report;
   }
   report.commitment = await commitmentOf(seed);
   for (const value of [...seen, ...(entry.commitment ? [entry.commitment] : [])]) {
     if (value.trim().toLowerCase() !== report.commitment) {
-      report.problems.push(
-        `commitment mismatch: the hand showed ${value.trim()}, but its revealed seed commits to ${report.commitment}`,
-      );
+      report.problems.push(say("mismatch", { shown: value.trim(), commitment: report.commitment }));
     }
   }
   if (start.fixed_deal) {
-    report.problems.push("a fixed deal (test mode): the cards do not come from the seed");
+    report.problems.push(say("fixedDeal"));
   } else {
     const dealt = dealFromSeed(ruleset, start.players, seed);
     dealt.hands.forEach((hand, s) => {
       if (!same(start.hands?.[s] || [], hand)) {
-        report.problems.push(`seat ${s}'s hand in the log is not the one the seed deals (${hand.join(" ")})`);
+        report.problems.push(say("seatHand", { seat: s, cards: hand.join(" ") }));
       }
     });
     if (!same(start.discard || [], dealt.discard)) {
-      report.problems.push(`the discard pile in the log is not the one the seed deals (${dealt.discard.join(" ")})`);
+      report.problems.push(say("discard", { cards: dealt.discard.join(" ") }));
     }
     if (!same(start.stock || [], dealt.stock)) {
       const at = dealt.stock.findIndex((c, i) => (start.stock || [])[i] !== c);
-      report.problems.push(`the stock in the log differs from the one the seed deals from card ${at + 1} (top first) on`);
+      report.problems.push(say("stock", { at: at + 1 }));
     }
   }
   const versions = [...(entry.moves || []), ...(entry.votes || [])].map((m) => m.version).sort((a, b) => a - b);
   const expected = Array.from({ length: entry.end_version - entry.start_version }, (_, i) => entry.start_version + 1 + i);
   if (!same(versions, expected)) {
-    report.problems.push("the versions of the moves and votes have a gap or a repeat (an entry was added or removed)");
+    report.problems.push(say("versions"));
   }
   report.ok = report.problems.length === 0;
   return report;
 }
 
 /** Check every hand of a log; `seen` maps a hand number to the commitments noted for it. */
-export async function verifyLog(log, rulesets, seen = {}) {
-  if (!log || !Array.isArray(log.hands)) throw new Error('not a room log: expected an object with a "hands" list');
+export async function verifyLog(log, rulesets, seen = {}, say = sayIn("en")) {
+  if (!log || !Array.isArray(log.hands)) throw new Error(say("notALog"));
   const reports = [];
-  for (const entry of log.hands) reports.push(await verifyHand(entry, rulesets, seen[entry.hand] || []));
+  for (const entry of log.hands) reports.push(await verifyHand(entry, rulesets, seen[entry.hand] || [], say));
   return reports;
 }
 
@@ -309,8 +314,8 @@ async function fetchLog(room, token) {
   return body;
 }
 
-async function run(form, results) {
-  results.replaceChildren(line("checking…", "info"));
+async function run(form, results, say) {
+  results.replaceChildren(line(say("checking"), "info"));
   const room = form.room.value.trim();
   const token = form.token.value.trim();
   const playing = room && token ? await noteCurrent(room, token).catch(() => null) : null;
@@ -322,41 +327,49 @@ async function run(form, results) {
     const variants = await (await fetch("/api/variants")).json();
     const rulesets = Object.fromEntries(variants.map((v) => [v.name, v]));
     const noted = seenFromNotes(log, loadNotes(log.room || room));
-    const reports = await verifyLog(log, rulesets, merge(parseSeen(form.seen.value), noted));
+    const reports = await verifyLog(log, rulesets, merge(parseSeen(form.seen.value), noted), say);
     const items = reports.map((r) =>
       r.ok
-        ? line(`hand ${r.hand}: OK — commitment ${r.commitment}`, "ok")
-        : line(`hand ${r.hand}: FAIL — ${r.problems.join("; ")}`, "fail"),
+        ? line(say("handOk", { hand: r.hand, commitment: r.commitment }), "ok")
+        : line(say("handFail", { hand: r.hand, problems: r.problems.join("; ") }), "fail"),
     );
-    if (!items.length) items.push(line("the log holds no finished hand yet", "info"));
+    if (!items.length) items.push(line(say("noHand"), "info"));
     const allOk = reports.every((r) => r.ok);
-    if (playing) {
-      items.push(
-        line(
-          `hand ${playing.hand_number} is being played; it commits to ${playing.commitment} ` +
-            "(noted on this device: come back when it is over)",
-          "info",
-        ),
-      );
-    }
-    if (reports.length) {
-      items.push(line(allOk ? "every hand verified" : "VERIFICATION FAILED", allOk ? "ok" : "fail"));
-    }
+    if (playing) items.push(line(say("playing", { hand: playing.hand_number, commitment: playing.commitment }), "info"));
+    if (reports.length) items.push(line(allOk ? say("allOk") : say("failed"), allOk ? "ok" : "fail"));
     results.replaceChildren(...items);
   } catch (err) {
-    results.replaceChildren(line(`cannot verify: ${err.message}`, "fail"));
+    // fetch's own "Failed to fetch" is no sentence for a player.
+    const reason = err instanceof TypeError && /fetch/i.test(err.message) ? say("network") : err.message;
+    results.replaceChildren(line(say("cannot", { reason }), "fail"));
   }
 }
 
 if (typeof document !== "undefined") {
+  // The page speaks the table's language (a stored choice, else the browser's); i18n.js is
+  // loaded only here, as it needs localStorage.
+  const { lang, setLang } = await import("./i18n.js");
   const form = document.getElementById("verify-form");
   const results = document.getElementById("results");
+  const switcher = document.getElementById("lang-switch");
+  let say;
+  const speak = (code, remember) => {
+    setLang(code, remember);
+    say = sayIn(lang());
+    document.title = say("title");
+    switcher.textContent = say("langSwitch");
+  };
+  speak(lang(), false);
+  switcher.addEventListener("click", () => {
+    speak(lang() === "nl" ? "en" : "nl", true);
+    if (results.children.length) run(form, results, say);
+  });
   const params = new URLSearchParams(location.hash.slice(1));
   if (params.get("room")) form.room.value = params.get("room");
   if (params.get("seat")) form.token.value = params.get("seat");
   form.addEventListener("submit", (event) => {
     event.preventDefault();
-    run(form, results);
+    run(form, results, say);
   });
-  if (form.room.value && form.token.value) run(form, results);
+  if (form.room.value && form.token.value) run(form, results, say);
 }
