@@ -49,6 +49,9 @@ PROCESS_TTL = 6  # seconds without a heartbeat before a process counts as dead
 PRESENCE_CACHE_SECONDS = 30.0  # events (and the sweep of dead processes) invalidate it
 PRESENCE_CACHE_MAX = 50_000
 REDIS_CONNECTIONS = 64  # per process; the subscription holds one of them
+# How long a command waits for a free connection: past it a view goes out with the presence
+# this process knows, and a publish is logged as missed (app/healing.py heals the rest).
+REDIS_WAIT_SECONDS = 5
 
 
 class RedisHub(Hub):
@@ -57,7 +60,10 @@ class RedisHub(Hub):
         # A blocking pool: under a burst (hundreds of sockets connecting at once) a command
         # waits for a free connection instead of failing with "Too many connections".
         pool = aioredis.BlockingConnectionPool.from_url(
-            url, max_connections=REDIS_CONNECTIONS, timeout=20, decode_responses=True
+            url,
+            max_connections=REDIS_CONNECTIONS,
+            timeout=REDIS_WAIT_SECONDS,
+            decode_responses=True,
         )
         # Typed loosely: with decode_responses=True every reply is str, which the stubs miss.
         self._redis: Any = aioredis.Redis.from_pool(pool)  # closes the pool with it
@@ -67,6 +73,7 @@ class RedisHub(Hub):
         # room -> (read at, seats); generation bumps on every presence event of the room.
         self._presence: dict[str, tuple[float, set[int]]] = {}
         self._generation: dict[str, int] = {}
+        self._presence_failing = False  # logged once per outage, not once per view
 
     # -- life ------------------------------------------------------------------------------
 
@@ -186,11 +193,27 @@ class RedisHub(Hub):
             await self.publish(room, {"kind": "presence"})
 
     async def presence(self, room: str) -> set[int]:
-        """Seats with an open connection on a live process."""
+        """Seats with an open connection on a live process.
+
+        Without Redis (a timeout, an outage) the last presence read, or this process's own
+        seats: a view with a stale dot beats a socket that sends no view at all."""
         cached = self._presence.get(room)
         now = time.monotonic()
         if cached is not None and now - cached[0] < PRESENCE_CACHE_SECONDS:
             return set(cached[1])
+        try:
+            seats = await self._read_presence(room, now)
+        except (RedisError, OSError):
+            if not self._presence_failing:
+                log.warning("reading presence from Redis failed; using what this process knows")
+            self._presence_failing = True
+            if cached is not None:
+                return set(cached[1])
+            return {seat for seat, n in self._connections.get(room, {}).items() if n > 0}
+        self._presence_failing = False
+        return seats
+
+    async def _read_presence(self, room: str, now: float) -> set[int]:
         generation = self._generation.get(room, 0)
         counts = await self._redis.hgetall(PRESENCE + room)
         owners: dict[str, set[int]] = {}

@@ -165,16 +165,29 @@ class RoomService:
         self.snapshots.forget(room_id)  # it missed that seat: read it again when next asked
         return found[1]
 
-    async def view(self, room_id: str, seat: int, snap: Snapshot | None = None) -> RoomView:
+    async def view(
+        self,
+        room_id: str,
+        seat: int,
+        snap: Snapshot | None = None,
+        connected: set[int] | None = None,
+    ) -> RoomView:
+        """`seat`'s view; `connected` is the room's presence when the caller has read it."""
         snap = snap or await self.snapshot(room_id)
-        return build_view(snap, seat, await self.hub.presence(room_id))
+        if connected is None:
+            connected = await self.hub.presence(room_id)
+        return build_view(snap, seat, connected)
 
-    async def watch(self, room_id: str, snap: Snapshot | None = None) -> WatchView:
+    async def watch(
+        self, room_id: str, snap: Snapshot | None = None, connected: set[int] | None = None
+    ) -> WatchView:
         """The room as a spectator sees it. Raises Forbidden when it may not be watched."""
         snap = snap or await self.snapshot(room_id)
         if not snap.spectators:
             raise Forbidden("this room does not allow spectators")
-        return build_spectator_view(snap, await self.hub.presence(room_id))
+        if connected is None:
+            connected = await self.hub.presence(room_id)
+        return build_spectator_view(snap, connected)
 
     # -- creating and joining --------------------------------------------------------------
 

@@ -48,6 +48,9 @@ log = logging.getLogger("rummy.ws")
 CLOSE_CODES = {401: 4401, 403: 4403, 404: 4404, 410: 4410, 503: 4503}
 # How long an opened socket without `?token=` may take to send its auth frame.
 AUTH_SECONDS = 10.0
+# 1011, "internal error": this socket's writer failed (a bug, or Redis gone for too long);
+# the client reconnects and the connect view resyncs it.
+CLOSE_WRITER_FAILED = 1011
 # How long the close frame of a socket that fell behind may wait for its client to read.
 CLOSE_SECONDS = 30.0
 
@@ -88,7 +91,20 @@ async def room_socket(
             # and app.healing compares it with the database within seconds.
             snap = await service.snapshot(room)
         service.wake_bots(room, snap)
-        await _read(websocket, service, room, seat, outbox, writer)
+        reader = asyncio.create_task(_read(websocket, service, room, seat, outbox))
+        try:
+            # Whichever ends first ends the socket: a reader waiting for a frame must not
+            # keep open a socket whose writer died, or its client waits for views forever.
+            await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if not reader.done():
+                reader.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await reader
+        if not reader.cancelled():
+            reader.result()  # the client left (raises) or fell behind (closed below)
+        else:
+            await _writer_ended(websocket, writer)
     except (WebSocketDisconnect, RoomNotFound, RoomExpired, Unavailable):
         pass
     finally:
@@ -106,6 +122,17 @@ async def room_socket(
                 websocket.close(CLOSE_BEHIND, "too far behind: reconnect to resync"),
                 CLOSE_SECONDS,
             )
+
+
+async def _writer_ended(websocket: WebSocket, writer: asyncio.Task[None]) -> None:
+    """The writer stopped before the reader: it closed the socket itself (a purged room),
+    the client went away, or it failed, which closes the socket so the client resyncs."""
+    failure = writer.exception()
+    if failure is None or isinstance(failure, (WebSocketDisconnect, OSError)):
+        return
+    log.error("a socket's writer failed; closing the socket: %r", failure)
+    with contextlib.suppress(Exception):
+        await websocket.close(CLOSE_WRITER_FAILED, "server error: reconnect to resync")
 
 
 async def _authenticate(
@@ -136,14 +163,10 @@ async def _auth_frame(websocket: WebSocket) -> str:
 
 
 async def _read(
-    websocket: WebSocket,
-    service: RoomService,
-    room: str,
-    seat: int | None,
-    outbox: Outbox,
-    writer: asyncio.Task[None],
+    websocket: WebSocket, service: RoomService, room: str, seat: int | None, outbox: Outbox
 ) -> None:
-    while not writer.done() and not outbox.behind:
+    """Handle the client's frames until it leaves (WebSocketDisconnect) or falls behind."""
+    while not outbox.behind:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
             raise WebSocketDisconnect(message.get("code", 1000))
@@ -151,7 +174,9 @@ async def _read(
             text = message.get("text")
             if text is None:
                 raise InvalidRequest("frames are JSON text")
-            await _handle(service, room, seat, text, outbox)
+            # Shielded: a socket closing (its writer failed) must not cut a move short
+            # between its commit and its publish.
+            await asyncio.shield(_handle(service, room, seat, text, outbox))
         except (AppError, rules.IllegalMove) as exc:
             _, body = error_payload(exc)
             body.pop("state", None)
@@ -213,7 +238,9 @@ async def _write(
             if want_state and snap.version >= sent:
                 sent = snap.version
                 view: RoomView = await (
-                    service.watch(room, snap) if seat is None else service.view(room, seat, snap)
+                    service.watch(room, snap, connected)
+                    if seat is None
+                    else service.view(room, seat, snap, connected)
                 )
                 # Serialized once, straight to text: this runs for every socket on every move.
                 await websocket.send_text('{"type":"state","state":' + view.model_dump_json() + "}")

@@ -8,6 +8,7 @@ import contextlib
 import json
 from typing import Any
 
+import httpx
 import pytest
 from rummytest import Api, LiveServer, Socket
 from serverkit import ok, online_room, open_socket
@@ -252,3 +253,36 @@ async def test_a_socket_that_never_authenticates_is_closed(
     room, _ = await online_room(client, seed=31)
     answer, closed = await _first_frame_then_close(server.ws_url + f"/api/rooms/{room}/ws")
     assert (answer["error"]["code"], closed) == ("unauthorized", 4401)
+
+
+async def test_a_socket_whose_writer_fails_is_closed_not_left_silent(
+    make_server: Any,
+) -> None:
+    """A writer that dies (a bug, a dependency failing in a way nobody caught) must take its
+    socket down, so that the client reconnects and resyncs: before, the socket stayed open
+    and its client, waiting for its turn, waited for a view that never came."""
+    live = make_server(allow_fixed_deals=True)
+    async with httpx.AsyncClient(base_url=str(live), timeout=30) as http:
+        client = Api(http)
+        room, tokens = await online_room(client, seed=41)
+        hub = live.app.state.service.hub
+        healthy = hub.presence
+
+        async def broken(room_id: str) -> set[int]:
+            raise RuntimeError("presence is broken")
+
+        async with seat_socket(live, room, tokens[1]) as watcher:
+            await watcher.state()
+            async with seat_socket(live, room, tokens[0]) as mover:
+                await mover.state()
+                hub.presence = broken
+                try:
+                    await mover.send({"type": "move", "move": DRAW, "version": 0})
+                    with pytest.raises(ConnectionClosed) as closed:
+                        await watcher.until(lambda f: False)
+                finally:
+                    hub.presence = healthy
+        assert closed.value.rcvd is not None and closed.value.rcvd.code == 1011
+        # The move was committed all the same, and a reconnect resyncs.
+        async with seat_socket(live, room, tokens[1]) as again:
+            assert (await again.state())["version"] == 1
