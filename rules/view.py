@@ -11,7 +11,8 @@ from the view itself by `rules.legal.generate`, the code behind `legal_moves`.
 
 from __future__ import annotations
 
-from typing import Literal
+import functools
+from typing import Any, Literal
 
 from pydantic import Field
 
@@ -128,38 +129,48 @@ def seat_view(state: GameState, seat: int) -> SeatView:
     if not isinstance(seat, int) or not 0 <= seat < state.players:
         raise InvalidMove(f"there is no seat {seat} in a {state.players}-player game")
     my_turn = state.turn == seat and state.phase in ("draw", "play")
-    must_play = ("JK",) * state.jokers_taken if my_turn else ()
-    view = SeatView(
-        variant=state.variant,
-        players=state.players,
-        seat=seat,
-        phase=state.phase,
-        turn=state.turn,
-        dealer=state.dealer,
-        hand=state.hands[seat],
-        hand_counts=tuple(len(h) for h in state.hands),
-        stock_count=len(state.stock),
-        discard_top=state.discard[-1] if state.discard else None,
-        discard_count=len(state.discard),
-        melds=state.melds,
-        scores=state.scores,
-        hand_number=state.hand_number,
-        turns_completed=state.turns_completed,
-        opened=state.opened,
-        drawn_from_discard=state.drawn_from_discard,
-        last_move=state.last_move,
-        hand_result=state.hand_result,
-        match_winner=state.match_winner,
-        votes=state.votes,
-        must_play=must_play,
-        has_played=state.has_played,
-        stock_exhaustions=state.stock_exhaustions,
-        limit=state.limit,
-        commitment=commitment(bytes.fromhex(state.hand_seed)),
-    )
+    # Built without validating again: every part comes from the validated `state`, and a
+    # view is built for every socket of a room after each of its moves.
+    fields: dict[str, Any] = {
+        "variant": state.variant,
+        "players": state.players,
+        "seat": seat,
+        "phase": state.phase,
+        "turn": state.turn,
+        "dealer": state.dealer,
+        "hand": state.hands[seat],
+        "hand_counts": tuple(len(h) for h in state.hands),
+        "stock_count": len(state.stock),
+        "discard_top": state.discard[-1] if state.discard else None,
+        "discard_count": len(state.discard),
+        "melds": state.melds,
+        "scores": state.scores,
+        "hand_number": state.hand_number,
+        "turns_completed": state.turns_completed,
+        "opened": state.opened,
+        "drawn_from_discard": state.drawn_from_discard,
+        "last_move": state.last_move,
+        "hand_result": state.hand_result,
+        "match_winner": state.match_winner,
+        "votes": state.votes,
+        "must_play": ("JK",) * state.jokers_taken if my_turn else (),
+        "has_played": state.has_played,
+        "stock_exhaustions": state.stock_exhaustions,
+        "limit": state.limit,
+        "commitment": _commitment(state.hand_seed),
+        "legal": None,
+    }
+    view = SeatView.model_construct(**fields)
     if not my_turn:
         return view
-    return view.model_copy(update={"legal": legal_summary(view)})
+    fields["legal"] = legal_summary(view)
+    return SeatView.model_construct(**fields)
+
+
+@functools.lru_cache(maxsize=1024)
+def _commitment(hand_seed: str) -> str:
+    # One SHA-256 per hand instead of one per view.
+    return commitment(bytes.fromhex(hand_seed))
 
 
 def spectator_view(state: GameState) -> SpectatorView:
