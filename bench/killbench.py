@@ -228,6 +228,7 @@ async def seat_loop(run: Run, room: Room, seat: int, home: int, think: float, se
 
 
 async def watch_stalls(run: Run, rooms: list[Room], stall: float) -> None:
+    began = time.monotonic()
     while True:
         await asyncio.sleep(1.0)
         now = time.monotonic()
@@ -235,9 +236,25 @@ async def watch_stalls(run: Run, rooms: list[Room], stall: float) -> None:
             done = run.stopping and len(room.finished) == len(room.tokens)
             if room.stalled is None and not done and now - room.progress_at > stall:
                 room.stalled = (
-                    f"no progress for {stall:.0f} s at version {room.top} ({room.phase});"
-                    f" seats saw {room.seen}"
+                    f"at {now - began:.0f} s: no progress for {stall:.0f} s at version"
+                    f" {room.top} ({room.phase}); seats saw {room.seen};"
+                    f" cached: {await cached_versions(run, room)}"
                 )
+
+
+async def cached_versions(run: Run, room: Room) -> list[str]:
+    """What each server's cached room says (the public summary reads no database when the
+    room is cached), to tell a server that missed news from a client that did."""
+    found = []
+    async with httpx.AsyncClient(timeout=5) as http:
+        for server in run.servers:
+            try:
+                r = await http.get(f"{server.url}/api/rooms/{room.id}")
+                summary = r.json()
+                found.append(f"{server.name}: {summary['version']} {summary['status']}")
+            except (httpx.HTTPError, ValueError, KeyError):
+                found.append(f"{server.name}: down")
+    return found
 
 
 async def until_finished(rooms: list[Room], timeout: float) -> None:
