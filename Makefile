@@ -39,8 +39,12 @@ lock: | $(UV)
 run: install
 	$(BIN)/rummy serve --host $(HOST) --port $(PORT)
 
+# Two workers side by side (pytest-xdist), each with its own database and Redis db
+# (tests/conftest.py): the suite spends most of its time waiting on servers, sockets and
+# Chromium, not on the CPU. `make test TEST_WORKERS=0` runs it in one process.
+TEST_WORKERS ?= 2
 test: install-test
-	scripts/services.sh $(BIN)/pytest $(PYTEST_ARGS)
+	scripts/services.sh $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
 
 # Every step runs even when an earlier one fails, so one run shows all there is to fix.
 check: install-test

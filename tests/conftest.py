@@ -34,6 +34,62 @@ POSTGRES_ENV = "RUMMY_TEST_POSTGRES_URL"
 REQUIRE_ENV = "RUMMY_TEST_REQUIRE_SERVICES"
 
 
+# --- one database and one Redis db per worker ---------------------------------------------
+
+
+REDIS_ENV = "RUMMY_TEST_REDIS_URL"
+REDIS_DBS = 16  # Redis's default number of logical databases
+
+
+def _own_services_per_worker() -> None:
+    """Under pytest-xdist (`make test` runs workers side by side) each worker gets its own
+    PostgreSQL database (`<db>_gw0`, ...) and Redis db (the given one + 1 + its number), so
+    one worker dropping its tables or sweeping its keys never touches another's. Runs at
+    import, before any fixture or sub-directory conftest reads the variables; the servers
+    the tests start inherit them."""
+    worker = os.environ.get("PYTEST_XDIST_WORKER")
+    if not worker:
+        return
+    index = int(worker.removeprefix("gw"))
+    postgres = os.environ.get(POSTGRES_ENV)
+    if postgres:
+        from sqlalchemy.engine import make_url
+
+        url = make_url(postgres)
+        own = url.set(database=f"{url.database}_{worker}")
+        _create_database(postgres, own.database or "")
+        os.environ[POSTGRES_ENV] = own.render_as_string(hide_password=False)
+    redis = os.environ.get(REDIS_ENV)
+    if redis:
+        base, _, db = redis.rstrip("/").rpartition("/")
+        if not db.isdigit():
+            base, db = redis.rstrip("/"), "0"
+        os.environ[REDIS_ENV] = f"{base}/{(int(db) + 1 + index) % REDIS_DBS}"
+
+
+def _create_database(url: str, name: str) -> None:
+    import asyncpg
+    from sqlalchemy.engine import make_url
+
+    plain = make_url(url).set(drivername="postgresql").render_as_string(hide_password=False)
+
+    async def create() -> None:
+        conn = await asyncpg.connect(plain)
+        try:
+            exists = await conn.fetchval("SELECT 1 FROM pg_database WHERE datname = $1", name)
+            if not exists:
+                await conn.execute(f'CREATE DATABASE "{name}"')
+        except asyncpg.DuplicateDatabaseError:
+            pass  # another run made it first
+        finally:
+            await conn.close()
+
+    asyncio.run(create())
+
+
+_own_services_per_worker()
+
+
 # --- database backends ------------------------------------------------------------------
 
 
