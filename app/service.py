@@ -355,18 +355,12 @@ class RoomService:
         return version < snap.version and version < await self._hand_dealt_at(snap)
 
     async def _hand_dealt_at(self, snap: Snapshot) -> int:
-        """The version at which the room's current hand was dealt (read from the log: only
-        a vote made on an older view asks)."""
+        """The version at which the room's current hand was dealt (one indexed read: only a
+        vote made on an older view asks; reading the whole log here made every such vote
+        cost as much as the room's history)."""
         if snap.hand_seq == 0:
             return 0
-        ended = await self.store.finished_hands(snap.id)
-        for hand, _ in ended:
-            if hand.seq == snap.hand_seq:
-                return hand.start_version
-        # The hand is still played: the vote that dealt it was the last entry of the hand
-        # before (a deciding vote is logged under the hand it ends).
-        before = [e.version for h, entries in ended if h.seq == snap.hand_seq - 1 for e in entries]
-        return max(before, default=0)
+        return await self.store.hand_started_at(snap.id, snap.hand_seq)
 
     async def _act(
         self,

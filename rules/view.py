@@ -12,7 +12,7 @@ from the view itself by `rules.legal.generate`, the code behind `legal_moves`.
 from __future__ import annotations
 
 import functools
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import Field
 
@@ -129,42 +129,38 @@ def seat_view(state: GameState, seat: int) -> SeatView:
     if not isinstance(seat, int) or not 0 <= seat < state.players:
         raise InvalidMove(f"there is no seat {seat} in a {state.players}-player game")
     my_turn = state.turn == seat and state.phase in ("draw", "play")
-    # Built without validating again: every part comes from the validated `state`, and a
-    # view is built for every socket of a room after each of its moves.
-    fields: dict[str, Any] = {
-        "variant": state.variant,
-        "players": state.players,
-        "seat": seat,
-        "phase": state.phase,
-        "turn": state.turn,
-        "dealer": state.dealer,
-        "hand": state.hands[seat],
-        "hand_counts": tuple(len(h) for h in state.hands),
-        "stock_count": len(state.stock),
-        "discard_top": state.discard[-1] if state.discard else None,
-        "discard_count": len(state.discard),
-        "melds": state.melds,
-        "scores": state.scores,
-        "hand_number": state.hand_number,
-        "turns_completed": state.turns_completed,
-        "opened": state.opened,
-        "drawn_from_discard": state.drawn_from_discard,
-        "last_move": state.last_move,
-        "hand_result": state.hand_result,
-        "match_winner": state.match_winner,
-        "votes": state.votes,
-        "must_play": ("JK",) * state.jokers_taken if my_turn else (),
-        "has_played": state.has_played,
-        "stock_exhaustions": state.stock_exhaustions,
-        "limit": state.limit,
-        "commitment": _commitment(state.hand_seed),
-        "legal": None,
-    }
-    view = SeatView.model_construct(**fields)
+    must_play = ("JK",) * state.jokers_taken if my_turn else ()
+    view = SeatView(
+        variant=state.variant,
+        players=state.players,
+        seat=seat,
+        phase=state.phase,
+        turn=state.turn,
+        dealer=state.dealer,
+        hand=state.hands[seat],
+        hand_counts=tuple(len(h) for h in state.hands),
+        stock_count=len(state.stock),
+        discard_top=state.discard[-1] if state.discard else None,
+        discard_count=len(state.discard),
+        melds=state.melds,
+        scores=state.scores,
+        hand_number=state.hand_number,
+        turns_completed=state.turns_completed,
+        opened=state.opened,
+        drawn_from_discard=state.drawn_from_discard,
+        last_move=state.last_move,
+        hand_result=state.hand_result,
+        match_winner=state.match_winner,
+        votes=state.votes,
+        must_play=must_play,
+        has_played=state.has_played,
+        stock_exhaustions=state.stock_exhaustions,
+        limit=state.limit,
+        commitment=_commitment(state.hand_seed),
+    )
     if not my_turn:
         return view
-    fields["legal"] = legal_summary(view)
-    return SeatView.model_construct(**fields)
+    return view.model_copy(update={"legal": legal_summary(view)})
 
 
 @functools.lru_cache(maxsize=1024)

@@ -159,6 +159,9 @@ class MemoryStore:
             room.hands.append(HandRecord(snap.hand_seq + 1, entry.new_hand_start, version, None))
         return version
 
+    async def hand_started_at(self, room_id: str, seq: int) -> int:
+        return next((h.start_version for h in self._room(room_id).hands if h.seq == seq), 0)
+
     async def finished_hands(self, room_id: str) -> list[tuple[HandRecord, list[LogEntry]]]:
         room = self._room(room_id)
         return [

@@ -299,6 +299,13 @@ class SqlStore:
                     return seat
         return None
 
+    async def hand_started_at(self, room_id: str, seq: int) -> int:
+        async with self._sessions() as session:
+            version = await session.scalar(
+                select(Hand.start_version).where(Hand.room_id == room_id, Hand.seq == seq)
+            )
+        return int(version or 0)
+
     async def finished_hands(self, room_id: str) -> list[tuple[HandRecord, list[LogEntry]]]:
         """Every hand that has ended, with its entries in version order."""
         async with self._sessions() as session:

@@ -90,6 +90,10 @@ class Store(Protocol):
         """Every hand that has ended, with its entries in version order."""
         ...
 
+    async def hand_started_at(self, room_id: str, seq: int) -> int:
+        """The version at which hand `seq` of the room was dealt (0 for the first)."""
+        ...
+
     async def versions(self, room_id: str) -> list[int]: ...
 
     async def purge(self, inactive_since: datetime) -> int:
