@@ -3,6 +3,7 @@
 import { delegate } from "./dom.js";
 import { legalMeld, legalOf, suggest } from "./legal.js";
 import { muted, setMuted } from "./cues.js";
+import { motionOn, setMotion } from "./motion.js";
 import { lang, setLang, t } from "./i18n.js";
 import { forgetGame, inviteUrl } from "./saved.js";
 
@@ -60,6 +61,10 @@ export function bindEvents(store, game) {
     },
     mute: () => {
       setMuted(!muted());
+      store.emit();
+    },
+    motion: () => {
+      setMotion(!motionOn());
       store.emit();
     },
     draw: (el) => game.move({ type: "draw", source: el.dataset.source }),

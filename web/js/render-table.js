@@ -124,9 +124,10 @@ function meldView(view, meld, ctx) {
       el.setAttribute("aria-label", `${cardName(c)}, ${t("standsFor", { card: cardName(stands) })}`);
       el.title = t("standsFor", { card: cardsShort([stands]) });
       el.append(h("span", { class: "joker-badge", "aria-hidden": "true", text: "★" }));
+      el.dataset.card = c;
       return el;
     }
-    return renderCard(c, { classes: ["small"] });
+    return renderCard(c, { classes: ["small"], attrs: { "data-card": c } });
   });
   const label = t("meldLabel", { kind: meld.kind === "set" ? t("meldSet") : t("meldRun"), cards: meld.cards.map(cardName).join(", ") });
   const end = (side) => h("button", {
@@ -140,7 +141,7 @@ function meldView(view, meld, ctx) {
     "div",
     {
       class: ["meld", meld.kind, fitsAll && canPlay && "fits", lastIds.has(meld.id) && "last"],
-      data: { meld: meld.id, action: canPlay && selection.length ? "layoff" : null, fits: fitsAll ? "yes" : null },
+      data: { meld: meld.id, cards: meld.cards.join(), action: canPlay && selection.length ? "layoff" : null, fits: fitsAll ? "yes" : null },
       role: canPlay && selection.length ? "button" : "group",
       tabindex: canPlay && selection.length ? "0" : null,
       "aria-label": fitsAll ? `${label}, ${t("fitsHere")}` : label,

@@ -22,6 +22,7 @@ export default {
   levelMedium: "Medium",
   levelHard: "Hard",
   yourName: "Your name",
+  motionOff: "Moves at once, no animation",
   mute: "Sound off",
   leftTable: "{name} left the table.",
   playerName: "Player {n}'s name",

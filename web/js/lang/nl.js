@@ -23,6 +23,7 @@ export default {
   levelMedium: "Gemiddeld",
   levelHard: "Moeilijk",
   yourName: "Jouw naam",
+  motionOff: "Zetten meteen, zonder animatie",
   mute: "Geluid uit",
   leftTable: "{name} heeft de tafel verlaten.",
   playerName: "Naam speler {n}",
