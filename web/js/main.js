@@ -215,9 +215,11 @@ const game = {
     await connect();
   },
 
-  async move(move) {
+  /** Send a move; `dropped`: a card dragged there, which needs no journey on screen. */
+  async move(move, { dropped = false } = {}) {
     if (store.pending || !store.view) return;
     store.pending = true;
+    playback.quiet = dropped;
     try {
       const view = unwrapView(await api.sendMove(store.session.room, store.session.token, move, store.view.version));
       store.toast = null;
@@ -226,6 +228,7 @@ const game = {
       showError(err, move);
     } finally {
       store.pending = false;
+      playback.quiet = false;
     }
   },
 

@@ -135,6 +135,7 @@ export class Playback {
     this.queue = [];
     this.running = false;
     this.steps = 0;
+    this.quiet = false; // the next own move was dragged into place: nothing to fly
   }
 
   /** A view from the server; `own`: the answer to this browser's own move or request. */
@@ -157,7 +158,7 @@ export class Playback {
     }
     if (own || mine || !motionOn() || document.hidden) {
       this.flush();
-      this.show(view, own && travels());
+      this.show(view, (own || mine) && travels() && !this.quiet);
       return;
     }
     this.queue.push(view);

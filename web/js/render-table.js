@@ -49,7 +49,7 @@ function opponent(view, seat, local) {
   );
 }
 
-function pile(view, legal) {
+function pile(view, legal, drop) {
   const canDraw = (source) => legal.draw.includes(source);
   const stock = h(
     "button",
@@ -69,12 +69,12 @@ function pile(view, legal) {
     "button",
     {
       type: "button",
-      class: ["pile", "discard", canDraw("discard") && "can", lastDiscard && "last"],
+      class: ["pile", "discard", canDraw("discard") && "can", lastDiscard && "last", drop?.length === 1 && legal.discard.includes(drop[0]) && "drop-ok"],
       data: { action: "draw", source: "discard" },
       "aria-label": top ? t("discardLabel", { card: cardName(top) }) : t("discardEmpty"),
       disabled: !canDraw("discard"),
     },
-    top ? renderCard(top) : h("div", { class: "card empty", "aria-hidden": "true" }),
+    top ? renderCard(top, { attrs: { "data-card": top } }) : h("div", { class: "card empty", "aria-hidden": "true" }),
     h("span", { class: "pile-count", text: String(view.discard_count) }),
   );
   return h("div", { class: "piles" },
@@ -140,7 +140,7 @@ function meldView(view, meld, ctx) {
   return h(
     "div",
     {
-      class: ["meld", meld.kind, fitsAll && canPlay && "fits", lastIds.has(meld.id) && "last"],
+      class: ["meld", meld.kind, fitsAll && canPlay && "fits", lastIds.has(meld.id) && "last", ctx.drop && layoffMelds(legal, ctx.drop).has(meld.id) && "drop-ok"],
       data: { meld: meld.id, cards: meld.cards.join(), action: canPlay && selection.length ? "layoff" : null, fits: fitsAll ? "yes" : null },
       role: canPlay && selection.length ? "button" : "group",
       tabindex: canPlay && selection.length ? "0" : null,
@@ -154,8 +154,10 @@ function meldView(view, meld, ctx) {
 }
 
 function melds(view, ctx) {
-  if (!view.melds.length) return h("section", { class: "melds empty", "aria-label": t("tableEmpty") }, h("p", { text: t("tableEmpty") }));
-  return h("section", { class: "melds", id: "melds" }, view.melds.map((m) => meldView(view, m, ctx)));
+  // The felt takes a meld dropped on it: lit when `legal` lists the dragged cards as one.
+  const ok = ctx.drop && isMeld(ctx.legal, ctx.drop) && "drop-ok";
+  if (!view.melds.length) return h("section", { class: ["melds", "empty", ok], id: "melds", "aria-label": t("tableEmpty") }, h("p", { text: t("tableEmpty") }));
+  return h("section", { class: ["melds", ok], id: "melds" }, view.melds.map((m) => meldView(view, m, ctx)));
 }
 
 function meters(store, view, myTurn, legal) {
@@ -233,7 +235,7 @@ function hand(store, view) {
     const el = renderCard(slot.code, {
       tag: "button",
       classes: [selected && "selected", stagedIds.has(slot.id) && "staged", hinted.has(slot.code) && "hinted",
-        store.newIds.has(slot.id) && "new",
+        store.newIds.has(slot.id) && "new", store.dragging?.ids.has(slot.id) && "dragging",
         slot.code === view.drawn_from_discard && "drawn"].filter(Boolean),
       attrs: {
         "data-action": "select",
@@ -283,14 +285,15 @@ export function renderTable(store) {
   for (let i = first; i < view.hand_counts.length; i += 1) others.push(((view.seat ?? 0) + i) % view.hand_counts.length);
   const legal = legalOf(view);
   const selection = store.selectedCodes();
-  const ctx = { selection, canPlay: myTurn && view.phase === "play", lastIds: lastMeldIds(view), legal, fits: layoffMelds(legal, selection) };
+  const drop = store.dragging?.codes || null;
+  const ctx = { selection, canPlay: myTurn && view.phase === "play", lastIds: lastMeldIds(view), legal, fits: layoffMelds(legal, selection), drop };
   const anyFits = ctx.fits.size > 0;
   const needInvite = session.mode === "online" && (view.phase === "waiting" || (view.seats || []).some((s) => !s.name && !s.bot));
   const me = view.seats?.[view.seat] || {};
   return h("div", { class: ["table", `phase-${view.phase}`, myTurn && "my-turn"], id: "table", data: { phase: view.phase, seat: String(view.seat) } },
     needInvite ? renderInvite(view, session, store.inviteCopied === session.room) : null,
     h("div", { class: "opponents" }, others.map((s) => opponent(view, s, session.mode === "local"))),
-    h("div", { class: "center" }, pile(view, legal), status(view, myTurn)),
+    h("div", { class: "center" }, pile(view, legal, drop), status(view, myTurn)),
     melds(view, ctx),
     watching ? null : meters(store, view, myTurn, legal),
     PLAYING.includes(view.phase) && !watching ? actions(store, view, myTurn, anyFits, legal) : null,
