@@ -93,7 +93,7 @@ async def test_drag_a_card_onto_a_meld_end_and_onto_the_discard_pile(pages, http
     await expect(run).to_have_class(has_class("drop-ok"))
     await expect(page.locator(".pile.discard")).to_have_class(has_class("drop-ok"))
     await hover_over(page, high)
-    await screenshot(page, f"drag-to-meld-end-{width}")
+    await screenshot(page, f"drag-to-meld-end-{width}", settled=False)
     await page.mouse.up()
     await expect(run.locator(".card")).to_have_count(4)
     await expect(page.locator("#hand .card")).to_have_count(7)

@@ -92,7 +92,7 @@ async def test_a_computers_turn_is_shown_one_move_at_a_time(pages, http) -> None
     await play_a_turn(page)
     # Caught while the bot's cards travel: a move in flight.
     await expect(page.locator("#flights .flight").first).to_be_attached()
-    await screenshot(page, "move-in-flight-375")
+    await screenshot(page, "move-in-flight-375", settled=False)
     await expect(page.locator("#turn-line")).to_have_text("Jij bent aan de beurt: trek een kaart.")
     await page.wait_for_function(SETTLED)
 

@@ -25,7 +25,15 @@ function botLabel(level) {
   return key ? `${t("bot")} · ${t(key).toLowerCase()}` : t("bot");
 }
 
-function opponent(view, seat, local) {
+/** Where each other seat sits, in the order of play after yours: one across for two
+ * players; left and right for three; left, across, right for four. */
+function seatsAround(n) {
+  if (n === 1) return ["across"];
+  if (n === 2) return ["left", "right"];
+  return ["left", ...Array(n - 2).fill("across"), "right"];
+}
+
+function opponent(view, seat, local, place) {
   const info = { ...(view.seats?.[seat] || {}) };
   if (local) info.connected = true; // one device holds every seat
   const count = view.hand_counts?.[seat] ?? 0;
@@ -34,7 +42,7 @@ function opponent(view, seat, local) {
   return h(
     "section",
     {
-      class: ["opponent", view.turn === seat && PLAYING.includes(view.phase) && "turn"],
+      class: ["opponent", `at-${place}`, view.turn === seat && PLAYING.includes(view.phase) && "turn"],
       data: { seat: String(seat) },
       "aria-label": `${seatName(view, seat)}, ${t("cardsCount", { n: count })}`,
     },
@@ -230,7 +238,7 @@ function actions(store, view, myTurn, anyFits, legal) {
 function hand(store, view) {
   const hinted = new Set(store.hint?.cards || []);
   const stagedIds = store.stagedIds();
-  const cards = store.order.map((slot) => {
+  const cards = store.order.map((slot, i) => {
     const selected = store.selected.has(slot.id);
     const el = renderCard(slot.code, {
       tag: "button",
@@ -244,13 +252,14 @@ function hand(store, view) {
         "aria-pressed": selected ? "true" : "false",
       },
     });
+    el.style.setProperty("--i", String(i));
     return el;
   });
   // A pulse on the hand when it is your turn to draw: the cue a glance can catch.
   const pulse = view.turn === view.seat && view.phase === "draw";
   return h("section", { class: ["hand-wrap", pulse && "pulse"], "aria-label": t("yourHand") },
     h("h2", { class: "sr-only", text: t("yourHand") }),
-    h("div", { class: "hand", id: "hand", data: { region: "hand" } }, cards),
+    h("div", { class: "hand", id: "hand", data: { region: "hand" }, style: `--n:${cards.length};--mid:${(cards.length - 1) / 2}` }, cards),
   );
 }
 
@@ -274,6 +283,19 @@ export function renderInvite(view, session, copied = false) {
   );
 }
 
+/** The felt: the other seats around it, the piles and the turn in the middle, the melds. */
+function felt(view, others, session, middle, meldArea) {
+  const places = seatsAround(others.length);
+  const at = (place) => others.filter((_, i) => places[i] === place).map((s) => opponent(view, s, session.mode === "local", place));
+  return h("div", { class: "felt", data: { around: String(others.length) } },
+    h("div", { class: "seats-left" }, at("left")),
+    h("div", { class: "seats-across" }, at("across")),
+    h("div", { class: "seats-right" }, at("right")),
+    h("div", { class: "center" }, middle),
+    meldArea,
+  );
+}
+
 export function renderTable(store) {
   const view = store.view;
   const session = store.session;
@@ -292,11 +314,7 @@ export function renderTable(store) {
   const me = view.seats?.[view.seat] || {};
   return h("div", { class: ["table", `phase-${view.phase}`, myTurn && "my-turn"], id: "table", data: { phase: view.phase, seat: String(view.seat) } },
     needInvite ? renderInvite(view, session, store.inviteCopied === session.room) : null,
-    h("div", { class: "opponents" }, others.map((s) => opponent(view, s, session.mode === "local"))),
-    h("div", { class: "center" }, pile(view, legal, drop), status(view, myTurn)),
-    melds(view, ctx),
-    watching ? null : meters(store, view, myTurn, legal),
-    PLAYING.includes(view.phase) && !watching ? actions(store, view, myTurn, anyFits, legal) : null,
+    felt(view, others, session, [pile(view, legal, drop), status(view, myTurn)], melds(view, ctx)),
     watching ? h("p", { class: "watching", id: "watching", role: "status", text: t("watching") }) : h("div", { class: ["me", myTurn && "turn"], data: { seat: String(view.seat) } },
       dot({ ...me, connected: store.connection === "open" }),
       h("span", { class: "name", text: `${seatName(view, view.seat)} (${t("you")})` }),
@@ -304,6 +322,9 @@ export function renderTable(store) {
       h("span", { class: "count", text: t("cardsCount", { n: (view.hand || []).length }) }),
     ),
     store.order.length ? hand(store, view) : null,
+    // Below the hand: what appears and goes (help, staged melds, meters, hints) never moves it.
+    PLAYING.includes(view.phase) && !watching ? actions(store, view, myTurn, anyFits, legal) : null,
+    watching ? null : meters(store, view, myTurn, legal),
     renderScores(store, view, [
       PLAYING.includes(view.phase) && !watching ? renderNewMatch(store, view) : null,
       session.mode !== "local" && !needInvite && session.token ? ownLink(session) : null,
