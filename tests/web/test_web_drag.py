@@ -23,7 +23,7 @@ def has_class(name: str) -> re.Pattern[str]:
     return re.compile(rf"(^|\s){name}(\s|$)")
 
 
-async def game_at(pages, http, width: int) -> tuple[Any, dict[str, Any]]:
+async def game_at(pages, http, width: int, **options: Any) -> tuple[Any, dict[str, Any]]:
     body = {
         "variant": "classic",
         "players": 2,
@@ -35,9 +35,8 @@ async def game_at(pages, http, width: int) -> tuple[Any, dict[str, Any]]:
     r = await http.post("/api/rooms", json=body)
     assert r.status_code == 201, r.text
     game = dict(r.json())
-    page = await pages.page(
-        path=f"/r/{game['room']}#seat={game['token']}", viewport={"width": width, "height": 800}
-    )
+    ctx = await pages.context(viewport={"width": width, "height": 800}, **options)
+    page = await pages.page(ctx, path=f"/r/{game['room']}#seat={game['token']}")
     await expect(page.locator("#hand .card")).to_have_count(10)
     # The socket's first view has landed too: a drag must not race its re-render.
     await expect(page.locator(".me .dot")).to_have_attribute("data-presence", "on")
@@ -146,3 +145,29 @@ async def test_an_illegal_drop_springs_back_with_the_reason(pages, http, width) 
     await expect(page.locator('#hand .card[data-card="9C"]')).to_have_count(1)
     after = await server_view(http, game)
     assert after["version"] == before["version"] and after["melds"] == before["melds"]
+
+
+async def test_a_finger_drags_a_card_onto_the_discard_pile(pages, http) -> None:
+    page, game = await game_at(pages, http, 375, has_touch=True, is_mobile=True)
+    cdp = await page.context.new_cdp_session(page)
+
+    async def touch(kind: str, x: float, y: float) -> None:
+        points = [] if kind == "touchEnd" else [{"x": x, "y": y}]
+        await cdp.send("Input.dispatchTouchEvent", {"type": kind, "touchPoints": points})
+
+    await page.locator('[data-action="draw"][data-source="stock"]').tap()
+    await expect(page.locator("#hand .card")).to_have_count(11)
+    card = page.locator('#hand .card[data-card="KS"]')
+    start, pile = await card.bounding_box(), await page.locator(".pile.discard").bounding_box()
+    assert start and pile
+    x, y = start["x"] + 8, start["y"] + start["height"] / 2
+    tx, ty = pile["x"] + pile["width"] / 2, pile["y"] + pile["height"] / 2
+    await touch("touchStart", x, y)
+    for i in range(1, 11):
+        await touch("touchMove", x + (tx - x) * i / 10, y + (ty - y) * i / 10)
+    await expect(page.locator(".pile.discard")).to_have_class(has_class("drop-ok"))
+    await touch("touchEnd", tx, ty)
+    await expect(page.locator('#hand .card[data-card="KS"]')).to_have_count(0)
+    await expect(page.locator("#hand .card")).to_have_count(10)
+    view = await server_view(http, game)
+    assert "KS" not in view["hand"] and view["turns_completed"] >= 1

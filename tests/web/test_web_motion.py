@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 from playwright.async_api import expect
 from webdeals import deal
-from webtools import PHONE, screenshot
+from webtools import PHONE, SCREENSHOTS, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -141,3 +141,48 @@ async def test_the_switch_shows_every_move_at_once(pages, http) -> None:
     # The choice is kept.
     await page.reload()
     await expect(page.locator("#motion")).to_have_attribute("aria-pressed", "true")
+
+
+FRAME_CLOCK = """
+window.__raf = [];
+requestAnimationFrame(function tick(t) {
+  window.__raf.push([t, document.querySelectorAll("#flights > .flight").length]);
+  requestAnimationFrame(tick);
+});
+"""
+
+
+async def test_frame_rate_of_the_steps_on_a_phone_with_a_13_card_hand(pages, http) -> None:
+    """Not a timed assertion: prints the frame rate while cards travel (requestAnimationFrame
+    intervals) at 375 px with a 13-card hand, and keeps it in test-artifacts/fps.txt."""
+    body = {"variant": "rummy51", "players": 2, "mode": "computer", "name": "Anna",
+            "bots": {"1": "easy"}}
+    r = await http.post("/api/rooms", json=body)
+    assert r.status_code == 201, r.text
+    game = r.json()
+    ctx = await pages.context(viewport=PHONE)
+    await ctx.add_init_script(RECORDER)
+    await ctx.add_init_script(FRAME_CLOCK)
+    page = await pages.page(ctx, path=f"/r/{game['room']}#seat={game['token']}")
+    await expect(page.locator("#hand .card")).to_have_count(13)
+    mine = page.locator(".table.my-turn")
+    await expect(mine).to_have_count(1)
+    await page.locator('[data-action="draw"][data-source="stock"]').click()
+    await expect(page.locator("#hand .card")).to_have_count(14)
+    await page.locator("#hand .card.new").click()
+    await page.get_by_role("button", name="Afleggen").click()
+    await expect(page.locator("#hand .card")).to_have_count(13)
+    await expect(mine).to_have_count(1)
+    await page.wait_for_function(SETTLED)
+    raf = await page.evaluate("window.__raf")
+    gaps = [b[0] - a[0] for a, b in zip(raf, raf[1:], strict=False) if a[1] and b[1]]
+    assert gaps, "no frame was drawn while a card travelled"
+    mean = sum(gaps) / len(gaps)
+    worst = sorted(gaps)[int(len(gaps) * 0.95)]
+    line = (f"animation steps at 375 px, 13-card hand: {1000 / mean:.1f} frames/s over "
+            f"{len(gaps)} frames in flight; 95th percentile frame {worst:.1f} ms "
+            f"({1000 / worst:.0f} frames/s)")
+    print(line)
+    out = SCREENSHOTS.parent / "fps.txt"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(line + "\n")
