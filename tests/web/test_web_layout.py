@@ -81,8 +81,8 @@ async def test_four_players_sit_left_across_and_right(pages, http, width) -> Non
         path=f"/r/{game['room']}#seat={game['token']}", viewport={"width": width, "height": 800}
     )
     await expect(page.locator("#hand .card")).to_have_count(13)
-    await screenshot(page, f"table-4p-{width}")
-    left, across, right = [await box(page, f".opponent.at-{p}") for p in ("left", "across", "right")]
+    places = ("left", "across", "right")
+    left, across, right = [await box(page, f".opponent.at-{p}") for p in places]
     assert middle(left) < middle(across) < middle(right)
     # The seat after yours (in the order of play) is on your left.
     await expect(page.locator(".opponent.at-left")).to_have_attribute("data-seat", "1")

@@ -36,14 +36,18 @@ document.addEventListener("DOMContentLoaded", () => {
   new MutationObserver(() => {
     const text = document.getElementById("announce").textContent;
     if (text) window.__said.push({ at: performance.now(), text });
-  }).observe(document.getElementById("announce"), { childList: true, characterData: true, subtree: true });
+  }).observe(document.getElementById("announce"),
+    { childList: true, characterData: true, subtree: true });
   new MutationObserver((records) => {
-    for (const r of records) window.__flights += [...r.addedNodes].filter((n) => n.classList?.contains("flight")).length;
+    for (const r of records) {
+      window.__flights += [...r.addedNodes].filter((n) => n.classList?.contains("flight")).length;
+    }
   }).observe(document.getElementById("flights"), { childList: true });
 });
 """
 
-STEPS = """() => performance.getEntriesByName("rummy:step").map((m) => ({ at: m.startTime, ...m.detail }))"""
+STEPS = """() => performance.getEntriesByName("rummy:step")
+  .map((m) => ({ at: m.startTime, ...m.detail }))"""
 
 
 async def bot_game(http) -> dict[str, Any]:
@@ -155,8 +159,13 @@ requestAnimationFrame(function tick(t) {
 async def test_frame_rate_of_the_steps_on_a_phone_with_a_13_card_hand(pages, http) -> None:
     """Not a timed assertion: prints the frame rate while cards travel (requestAnimationFrame
     intervals) at 375 px with a 13-card hand, and keeps it in test-artifacts/fps.txt."""
-    body = {"variant": "rummy51", "players": 2, "mode": "computer", "name": "Anna",
-            "bots": {"1": "easy"}}
+    body = {
+        "variant": "rummy51",
+        "players": 2,
+        "mode": "computer",
+        "name": "Anna",
+        "bots": {"1": "easy"},
+    }
     r = await http.post("/api/rooms", json=body)
     assert r.status_code == 201, r.text
     game = r.json()
@@ -179,9 +188,11 @@ async def test_frame_rate_of_the_steps_on_a_phone_with_a_13_card_hand(pages, htt
     assert gaps, "no frame was drawn while a card travelled"
     mean = sum(gaps) / len(gaps)
     worst = sorted(gaps)[int(len(gaps) * 0.95)]
-    line = (f"animation steps at 375 px, 13-card hand: {1000 / mean:.1f} frames/s over "
-            f"{len(gaps)} frames in flight; 95th percentile frame {worst:.1f} ms "
-            f"({1000 / worst:.0f} frames/s)")
+    line = (
+        f"animation steps at 375 px, 13-card hand: {1000 / mean:.1f} frames/s over "
+        f"{len(gaps)} frames in flight; 95th percentile frame {worst:.1f} ms "
+        f"({1000 / worst:.0f} frames/s)"
+    )
     print(line)
     out = SCREENSHOTS.parent / "fps.txt"
     out.parent.mkdir(parents=True, exist_ok=True)
