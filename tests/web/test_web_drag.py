@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 from playwright.async_api import expect
-from webdeals import deal
+from webdeals import computer_room
 from webtools import meld, screenshot
 
 pytestmark = pytest.mark.browser
@@ -24,17 +24,7 @@ def has_class(name: str) -> re.Pattern[str]:
 
 
 async def game_at(pages, http, width: int, **options: Any) -> tuple[Any, dict[str, Any]]:
-    body = {
-        "variant": "classic",
-        "players": 2,
-        "mode": "computer",
-        "name": "Anna",
-        "bots": {"1": "easy"},
-        "deal": deal("classic", [HUMAN, BOT], discard=["5C"], stock_top=["8C", "6C", "6S"]),
-    }
-    r = await http.post("/api/rooms", json=body)
-    assert r.status_code == 201, r.text
-    game = dict(r.json())
+    game = await computer_room(http, [HUMAN, BOT], discard=["5C"], stock_top=["8C", "6C", "6S"])
     ctx = await pages.context(viewport={"width": width, "height": 800}, **options)
     page = await pages.page(ctx, path=f"/r/{game['room']}#seat={game['token']}")
     await expect(page.locator("#hand .card")).to_have_count(10)

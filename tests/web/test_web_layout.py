@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 from playwright.async_api import expect
-from webdeals import deal
+from webdeals import computer_room
 from webtools import meld, screenshot
 
 pytestmark = pytest.mark.browser
@@ -29,18 +29,10 @@ ROW = """() => {
 
 
 async def computer(http, players: int) -> dict[str, Any]:
-    body: dict[str, Any] = {
-        "variant": "classic" if players == 2 else "rummy51",
-        "players": players,
-        "mode": "computer",
-        "name": "Anna",
-        "bots": {str(i): "easy" for i in range(1, players)},
-    }
+    """Classic on a fixed deal for two players; Rummy 51 on a random one for four."""
     if players == 2:
-        body["deal"] = deal("classic", [HUMAN, BOT], discard=["5C"], stock_top=["8C", "6C"])
-    r = await http.post("/api/rooms", json=body)
-    assert r.status_code == 201, r.text
-    return dict(r.json())
+        return await computer_room(http, [HUMAN, BOT], discard=["5C"], stock_top=["8C", "6C"])
+    return await computer_room(http, variant="rummy51", players=players)
 
 
 async def box(page, selector: str) -> dict[str, float]:

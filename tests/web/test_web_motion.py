@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from playwright.async_api import expect
-from webdeals import deal
+from webdeals import computer_room
 from webtools import PHONE, SCREENSHOTS, screenshot
 
 pytestmark = pytest.mark.browser
@@ -51,17 +51,7 @@ STEPS = """() => performance.getEntriesByName("rummy:step")
 
 
 async def bot_game(http) -> dict[str, Any]:
-    body = {
-        "variant": "classic",
-        "players": 2,
-        "mode": "computer",
-        "name": "Anna",
-        "bots": {"1": "easy"},
-        "deal": deal("classic", [HUMAN, BOT], discard=["5C"], stock_top=["8C", "6C", "3S"]),
-    }
-    r = await http.post("/api/rooms", json=body)
-    assert r.status_code == 201, r.text
-    return dict(r.json())
+    return await computer_room(http, [HUMAN, BOT], discard=["5C"], stock_top=["8C", "6C", "3S"])
 
 
 async def open_game(pages, http, **options) -> tuple[Any, dict[str, Any]]:
@@ -159,16 +149,7 @@ requestAnimationFrame(function tick(t) {
 async def test_frame_rate_of_the_steps_on_a_phone_with_a_13_card_hand(pages, http) -> None:
     """Not a timed assertion: prints the frame rate while cards travel (requestAnimationFrame
     intervals) at 375 px with a 13-card hand, and keeps it in test-artifacts/fps.txt."""
-    body = {
-        "variant": "rummy51",
-        "players": 2,
-        "mode": "computer",
-        "name": "Anna",
-        "bots": {"1": "easy"},
-    }
-    r = await http.post("/api/rooms", json=body)
-    assert r.status_code == 201, r.text
-    game = r.json()
+    game = await computer_room(http, variant="rummy51")
     ctx = await pages.context(viewport=PHONE)
     await ctx.add_init_script(RECORDER)
     await ctx.add_init_script(FRAME_CLOCK)
