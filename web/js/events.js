@@ -7,6 +7,7 @@ import { muted, setMuted } from "./cues.js";
 import { motionOn, setMotion } from "./motion.js";
 import { lang, setLang, t } from "./i18n.js";
 import { forgetGame, inviteUrl } from "./saved.js";
+import { resetStats } from "./stats.js";
 
 const PLAYING = ["draw", "play"];
 
@@ -113,6 +114,10 @@ export function bindEvents(store, game) {
     "replay-close": () => store.update({ replay: null }),
     forget: (el) => {
       forgetGame(el.dataset.room);
+      store.emit();
+    },
+    "reset-stats": () => {
+      resetStats();
       store.emit();
     },
     "toast-close": () => store.update({ toast: null }),

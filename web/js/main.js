@@ -12,6 +12,7 @@ import { normalizeVariants } from "./render-lobby.js";
 import { buildReplay } from "./replay.js";
 import { sheetFromLog } from "./scoresheet.js";
 import { loadSheet, saveGame, saveSheet, savedGame } from "./saved.js";
+import { recordHand } from "./stats.js";
 import { store } from "./store.js";
 
 let socket = null;
@@ -54,6 +55,7 @@ function applyView(view) {
   const prev = store.view;
   if (prev && view.hand_number !== prev.hand_number) store.revealed = null;
   if (view.hand_result && ["hand_over", "match_over"].includes(view.phase)) {
+    recordHand(store.session.room, store.session.mode, view, store.rules(view.variant).scoring === "penalty");
     let sheet = store.sheet.filter((e) => e.hand < view.hand_number);
     sheet = [...sheet, { hand: view.hand_number, points: view.hand_result.points }];
     if (JSON.stringify(sheet) !== JSON.stringify(store.sheet)) {

@@ -99,7 +99,9 @@ function fly(flights, ms) {
     const target = f.to();
     const to = rectOf(target);
     if (!f.from || !to || !to.width) return;
-    const el = f.code ? renderCard(f.code, { classes: ["flight"] }) : renderBack({});
+    // A card drawn blind shows its back, except on its way into your own hand.
+    const code = f.code || (target.closest("#hand") ? target.dataset.card : null);
+    const el = code ? renderCard(code, { classes: ["flight"] }) : renderBack({});
     el.classList.add("flight");
     el.style.cssText = `left:${to.left}px;top:${to.top}px;--card-w:${to.width}px;`;
     layer.append(el);
