@@ -68,9 +68,17 @@ async def test_drag_a_card_onto_a_meld_end_and_onto_the_discard_pile(pages, http
     page, game = await game_at(pages, http, width)
     await page.locator('[data-action="draw"][data-source="stock"]').click()
     await expect(page.locator("#hand .card")).to_have_count(11)
-    await meld(page, ["AH", "2H", "3H"])
+    # A selection dragged onto the felt is laid down as one meld.
+    for code in ("AH", "2H", "3H"):
+        await page.locator(f'#hand .card[data-card="{code}"]').click()
+    await grab(page, page.locator('#hand .card[data-card="2H"]'))
+    await expect(page.locator("#flights .drag-ghost .card")).to_have_count(3)
+    await expect(page.locator("#melds")).to_have_class(has_class("drop-ok"))
+    await hover_over(page, page.locator("#melds"))
+    await page.mouse.up()
     run = page.locator("#melds .meld.run")
     await expect(run.locator(".card")).to_have_count(3)
+    await expect(page.locator("#hand .card")).to_have_count(8)
 
     # 4H selected by a tap shows the run's high end; dragged there, it is laid off.
     four = page.locator('#hand .card[data-card="4H"]')
