@@ -119,3 +119,17 @@ async def test_two_players_sit_across_and_help_does_not_move_the_hand(pages, htt
     await page.get_by_role("button", name="Afleggen").click()
     await expect(page.locator(".hand-end")).to_be_visible()
     await screenshot(page, f"hand-end-{width}")
+
+
+@pytest.mark.parametrize("width", [375, 1366])
+async def test_three_players_sit_left_and_right(pages, http, width) -> None:
+    game = await computer(http, 3)
+    page = await pages.page(
+        path=f"/r/{game['room']}#seat={game['token']}", viewport={"width": width, "height": 800}
+    )
+    await expect(page.locator("#hand .card")).to_have_count(13)
+    await expect(page.locator(".opponent.at-across")).to_have_count(0)
+    left, right = [await box(page, f".opponent.at-{p}") for p in ("left", "right")]
+    assert middle(left) < middle(right)
+    await assert_one_row(page)
+    await screenshot(page, f"table-3p-{width}")
