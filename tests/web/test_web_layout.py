@@ -35,6 +35,16 @@ async def computer(http, players: int) -> dict[str, Any]:
     return await computer_room(http, variant="rummy51", players=players)
 
 
+async def seated(pages, http, players: int, width: int) -> Any:
+    """Anna's table against `players - 1` bots at `width` px, her hand dealt."""
+    game = await computer(http, players)
+    page = await pages.page(
+        path=f"/r/{game['room']}#seat={game['token']}", viewport={"width": width, "height": 800}
+    )
+    await expect(page.locator("#hand .card")).to_have_count(10 if players == 2 else 13)
+    return page
+
+
 async def box(page, selector: str) -> dict[str, float]:
     """The element's box; measured again when a re-render (a bot's move) replaced it."""
     for _ in range(20):
@@ -68,11 +78,7 @@ async def test_the_lobby(pages) -> None:
 
 @pytest.mark.parametrize("width", [360, 375, 1366])
 async def test_four_players_sit_left_across_and_right(pages, http, width) -> None:
-    game = await computer(http, 4)
-    page = await pages.page(
-        path=f"/r/{game['room']}#seat={game['token']}", viewport={"width": width, "height": 800}
-    )
-    await expect(page.locator("#hand .card")).to_have_count(13)
+    page = await seated(pages, http, 4, width)
     places = ("left", "across", "right")
     left, across, right = [await box(page, f".opponent.at-{p}") for p in places]
     assert middle(left) < middle(across) < middle(right)
@@ -92,11 +98,7 @@ async def test_four_players_sit_left_across_and_right(pages, http, width) -> Non
 
 @pytest.mark.parametrize("width", [375, 1366])
 async def test_two_players_sit_across_and_help_does_not_move_the_hand(pages, http, width) -> None:
-    game = await computer(http, 2)
-    page = await pages.page(
-        path=f"/r/{game['room']}#seat={game['token']}", viewport={"width": width, "height": 800}
-    )
-    await expect(page.locator("#hand .card")).to_have_count(10)
+    page = await seated(pages, http, 2, width)
     across, piles, hand = [await box(page, s) for s in (".opponent.at-across", ".piles", "#hand")]
     assert across["y"] + across["height"] <= piles["y"] < hand["y"]
     await page.locator('[data-action="draw"][data-source="stock"]').click()
@@ -123,11 +125,7 @@ async def test_two_players_sit_across_and_help_does_not_move_the_hand(pages, htt
 
 @pytest.mark.parametrize("width", [375, 1366])
 async def test_three_players_sit_left_and_right(pages, http, width) -> None:
-    game = await computer(http, 3)
-    page = await pages.page(
-        path=f"/r/{game['room']}#seat={game['token']}", viewport={"width": width, "height": 800}
-    )
-    await expect(page.locator("#hand .card")).to_have_count(13)
+    page = await seated(pages, http, 3, width)
     await expect(page.locator(".opponent.at-across")).to_have_count(0)
     left, right = [await box(page, f".opponent.at-{p}") for p in ("left", "right")]
     assert middle(left) < middle(right)
