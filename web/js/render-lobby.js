@@ -159,7 +159,8 @@ export function renderJoin(store) {
             : h("button", { type: "button", class: "btn primary big", id: "watch-button", data: { action: "watch" }, text: t("watchButton") }))
       : h("form", { data: { form: "join" } },
           h("label", { class: "field" }, h("span", { text: t("yourName") }),
-            h("input", { name: "name", id: "join-name", maxlength: "24", value: store.extra.lobby.name, autocomplete: "nickname" })),
+            // Kept in the store as it is typed: a redraw (the variants arriving late) must not wipe it.
+            h("input", { name: "name", id: "join-name", maxlength: "24", value: store.extra.lobby.name, autocomplete: "nickname", data: { field: "name" } })),
           h("button", { type: "submit", class: "btn primary big", id: "join-button", text: t("joinButton") })),
   );
 }
