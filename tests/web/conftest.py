@@ -49,9 +49,12 @@ class Pages:
         self.contexts: list[Any] = []
         self.errors: list[str] = []
 
-    async def context(self, viewport: dict[str, int] | None = None, locale: str = "nl-NL") -> Any:
+    async def context(
+        self, viewport: dict[str, int] | None = None, locale: str = "nl-NL", **options: Any
+    ) -> Any:
+        """A browser context; `options` go to Playwright's new_context (reduced_motion...)."""
         ctx = await self.browser.new_context(
-            base_url=self.base, viewport=viewport or DESKTOP, locale=locale
+            base_url=self.base, viewport=viewport or DESKTOP, locale=locale, **options
         )
         await ctx.grant_permissions(["clipboard-read", "clipboard-write"], origin=self.base)
         self.contexts.append(ctx)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 import pytest
@@ -248,3 +249,23 @@ async def test_reconnecting_banner_resyncs_with_a_full_view(pages, http) -> None
     await expect(page.locator("#reconnecting")).to_be_hidden()
     await expect(page.locator("#last-move")).to_have_text("Anna trok van de trekstapel.")
     await expect(page.locator(".opponent .count")).to_have_text("11 kaarten")
+
+
+async def test_a_name_typed_before_the_page_has_loaded_is_kept(pages, http) -> None:
+    """The rule sets' answer coming late redraws the join page: the name typed stays."""
+    r = await http.post("/api/rooms", json={"variant": "classic", "players": 2, "name": "Anna"})
+    assert r.status_code == 201, r.text
+    page = await pages.page(path=None)
+    arrived = asyncio.Event()
+
+    async def late(route) -> None:
+        await arrived.wait()
+        await route.continue_()
+
+    await page.route("**/api/variants", late)
+    await page.goto(f"/r/{r.json()['room']}")
+    await page.locator("#join-name").fill("Bob")
+    async with page.expect_response("**/api/variants"):
+        arrived.set()
+    await page.locator("#join-button").click()
+    await expect(page.locator(".me .name")).to_have_text("Bob (jij)")

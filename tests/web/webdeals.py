@@ -35,3 +35,27 @@ def value(cards: list[str]) -> int:
     """classic: ace 1, J/Q/K 10, others their number."""
     points = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
     return sum(points.get(c[0], 0) or int(c[0]) for c in cards)
+
+
+async def computer_room(
+    http: Any,
+    hands: list[list[str]] | None = None,
+    discard: list[str] | None = None,
+    stock_top: list[str] | None = None,
+    variant: str = "classic",
+    players: int = 2,
+) -> dict[str, Any]:
+    """A room against easy bots for "Anna" in seat 0: on a fixed deal when `hands` are given
+    (built by `deal`), else on a random one."""
+    body: dict[str, Any] = {
+        "variant": variant,
+        "players": players,
+        "mode": "computer",
+        "name": "Anna",
+        "bots": {str(i): "easy" for i in range(1, players)},
+    }
+    if hands is not None:
+        body["deal"] = deal(variant, hands, discard=discard or [], stock_top=stock_top)
+    r = await http.post("/api/rooms", json=body)
+    assert r.status_code == 201, r.text
+    return dict(r.json())

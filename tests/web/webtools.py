@@ -10,7 +10,12 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 375, "height": 740}
 
 
-async def screenshot(page: Any, name: str) -> Path:
+async def screenshot(page: Any, name: str, settled: bool = True) -> Path:
+    """A full-page PNG in SCREENSHOTS; `settled`: once no card is in flight (motion.js)."""
+    if settled:
+        from playwright.async_api import expect
+
+        await expect(page.locator("#flights > *")).to_have_count(0)
     SCREENSHOTS.mkdir(parents=True, exist_ok=True)
     path = SCREENSHOTS / f"{name}.png"
     await page.screenshot(path=str(path), full_page=True)

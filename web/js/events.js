@@ -1,10 +1,13 @@
 // Every user input, turned into store changes or API calls. One delegated listener per
 // kind of event; hooks are data-* attributes.
 import { delegate } from "./dom.js";
+import { bindDrag } from "./drag.js";
 import { legalMeld, legalOf, suggest } from "./legal.js";
 import { muted, setMuted } from "./cues.js";
+import { motionOn, setMotion } from "./motion.js";
 import { lang, setLang, t } from "./i18n.js";
 import { forgetGame, inviteUrl } from "./saved.js";
+import { resetStats } from "./stats.js";
 
 const PLAYING = ["draw", "play"];
 
@@ -62,6 +65,10 @@ export function bindEvents(store, game) {
       setMuted(!muted());
       store.emit();
     },
+    motion: () => {
+      setMotion(!motionOn());
+      store.emit();
+    },
     draw: (el) => game.move({ type: "draw", source: el.dataset.source }),
     select: (el) => {
       // A staged card already belongs to a meld of the next "Uitleggen".
@@ -107,6 +114,10 @@ export function bindEvents(store, game) {
     "replay-close": () => store.update({ replay: null }),
     forget: (el) => {
       forgetGame(el.dataset.room);
+      store.emit();
+    },
+    "reset-stats": () => {
+      resetStats();
       store.emit();
     },
     "toast-close": () => store.update({ toast: null }),
@@ -156,53 +167,7 @@ export function bindEvents(store, game) {
     }
   });
 
-  // Reordering by hand, mouse and touch alike: drag a card and drop it on another; it lands
-  // before that card (after it when dropped on its right half).
-  let drag = null;
-  let swallowClick = false;
-  const cardAt = (x, y) => document.elementFromPoint(x, y)?.closest?.(".hand .card") || null;
-  const mark = (target) => {
-    document.querySelectorAll(".hand .drop-target").forEach((el) => el.classList.remove("drop-target"));
-    if (target && target.dataset.id !== drag?.id) target.classList.add("drop-target");
-  };
-  delegate(body, "pointerdown", ".hand .card", (ev, el) => {
-    if (ev.button !== 0) return;
-    drag = { id: el.dataset.id, x: ev.clientX, y: ev.clientY, pointer: ev.pointerId, active: false };
-  });
-  document.addEventListener("pointermove", (ev) => {
-    if (!drag || ev.pointerId !== drag.pointer) return;
-    if (!drag.active && Math.hypot(ev.clientX - drag.x, ev.clientY - drag.y) > 12) {
-      drag.active = true;
-      document.querySelector(`.hand .card[data-id="${CSS.escape(drag.id)}"]`)?.classList.add("dragging");
-    }
-    if (drag.active) mark(cardAt(ev.clientX, ev.clientY));
-  });
-  const finish = (ev) => {
-    if (!drag || ev.pointerId !== drag.pointer) return;
-    const { id, active } = drag;
-    drag = null;
-    mark(null);
-    document.querySelector(".hand .dragging")?.classList.remove("dragging");
-    if (!active || ev.type === "pointercancel") return;
-    swallowClick = true;
-    setTimeout(() => { swallowClick = false; }, 0);
-    const target = cardAt(ev.clientX, ev.clientY);
-    if (!target || target.dataset.id === id) return;
-    const box = target.getBoundingClientRect();
-    const after = ev.clientX > box.left + box.width / 2;
-    const ids = store.order.map((s) => s.id).filter((x) => x !== id);
-    const at = ids.indexOf(target.dataset.id) + (after ? 1 : 0);
-    store.moveSlot(id, ids[at] ?? null);
-  };
-  document.addEventListener("pointerup", finish);
-  document.addEventListener("pointercancel", finish);
-  body.addEventListener("click", (ev) => {
-    if (swallowClick) {
-      ev.stopPropagation();
-      ev.preventDefault();
-      swallowClick = false;
-    }
-  }, true);
+  bindDrag(store, game);
 
   delegate(body, "change", "[data-field]", (ev, el) => {
     const lobby = store.extra.lobby;

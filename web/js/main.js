@@ -6,11 +6,13 @@ import { cueFor, play } from "./cues.js";
 import { bindEvents } from "./events.js";
 import { errorText, lang, setLang, t } from "./i18n.js";
 import { seatName, useLocalNames } from "./names.js";
+import { Playback } from "./motion.js";
 import { render } from "./render.js";
 import { normalizeVariants } from "./render-lobby.js";
 import { buildReplay } from "./replay.js";
 import { sheetFromLog } from "./scoresheet.js";
 import { loadSheet, saveGame, saveSheet, savedGame } from "./saved.js";
+import { recordHand } from "./stats.js";
 import { store } from "./store.js";
 
 let socket = null;
@@ -29,7 +31,7 @@ store.addEventListener("change", () => {
 
 function showError(err, move = null) {
   const error = err?.error || { code: "network", message: String(err) };
-  if (err?.body?.state) applyView(err.body.state);
+  if (err?.body?.state) receive(err.body.state, true);
   let text = errorText(error);
   if (error.code === "invalid_meld" && move?.melds?.some((g) => g.length >= 6)) text = `${text} ${t("tipGroups")}`;
   // No detail line: the server's English message or the browser's "Failed to fetch" under
@@ -53,6 +55,7 @@ function applyView(view) {
   const prev = store.view;
   if (prev && view.hand_number !== prev.hand_number) store.revealed = null;
   if (view.hand_result && ["hand_over", "match_over"].includes(view.phase)) {
+    recordHand(store.session.room, store.session.mode, view, store.rules(view.variant).scoring === "penalty");
     let sheet = store.sheet.filter((e) => e.hand < view.hand_number);
     sheet = [...sheet, { hand: view.hand_number, points: view.hand_result.points }];
     if (JSON.stringify(sheet) !== JSON.stringify(store.sheet)) {
@@ -82,6 +85,13 @@ function applyView(view) {
   if (cue) play(cue);
   if (ended || !prev) refreshSheet();
 }
+
+// Views from the socket are shown one step at a time (motion.js); answers to this browser's
+// own requests at once.
+const playback = new Playback({ apply: applyView, current: () => store.view });
+const receive = (view, own = false) => {
+  if (view && store.session) playback.push(view, own);
+};
 
 /** Rebuild the score sheet from the log; keep this browser's own record if that fails. */
 async function refreshSheet() {
@@ -129,9 +139,10 @@ async function connect() {
   const { room, token } = store.session;
   useLocalNames(store.session.mode === "local" ? savedGame(room)?.playerNames : []);
   socket?.close();
+  playback.queue = []; // another seat's views (local play) must not land on this one
   store.update({ page: "table" });
   try {
-    applyView(unwrapView(token ? await api.getState(room, token) : await api.watchRoom(room)));
+    receive(unwrapView(token ? await api.getState(room, token) : await api.watchRoom(room)));
   } catch (err) {
     if (err.status === 401 || err.status === 403 || err.status === 404 || err.status === 410) {
       store.extra.message = errorText(err.error);
@@ -142,7 +153,7 @@ async function connect() {
   }
   socket = new api.RoomSocket(room, token, {
     onMessage: (msg) => {
-      if (msg.type === "state") applyView(msg.state);
+      if (msg.type === "state") receive(msg.state);
       else if (msg.type === "presence") noteDepartures(msg.seats);
       else if (msg.type === "error") showError({ error: msg.error });
     },
@@ -206,17 +217,20 @@ const game = {
     await connect();
   },
 
-  async move(move) {
+  /** Send a move; `dropped`: a card dragged there, which needs no journey on screen. */
+  async move(move, { dropped = false } = {}) {
     if (store.pending || !store.view) return;
     store.pending = true;
+    playback.quiet = dropped;
     try {
       const view = unwrapView(await api.sendMove(store.session.room, store.session.token, move, store.view.version));
       store.toast = null;
-      applyView(view);
+      receive(view, true);
     } catch (err) {
       showError(err, move);
     } finally {
       store.pending = false;
+      playback.quiet = false;
     }
   },
 
@@ -228,12 +242,12 @@ const game = {
       for (const token of tokens) {
         const view = unwrapView(await api.sendVote(s.room, token, kind, version));
         version = view.version;
-        if (token === s.token) applyView(view);
+        if (token === s.token) receive(view, true);
         const done = !["hand_over", "match_over"].includes(view.phase) && kind === "next_hand";
         if (done || (view.votes?.[kind] || []).length === 0) break;
       }
       store.toast = null;
-      applyView(unwrapView(await api.getState(s.room, s.token)));
+      receive(unwrapView(await api.getState(s.room, s.token)), true);
     } catch (err) {
       showError(err);
     }

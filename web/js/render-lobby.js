@@ -2,6 +2,7 @@
 import { h } from "./dom.js";
 import { t, table } from "./i18n.js";
 import { savedGames } from "./saved.js";
+import { statsRows } from "./stats.js";
 
 /** GET /api/variants, with each rule set's players range as `min` and `max`. */
 export function normalizeVariants(data) {
@@ -55,6 +56,30 @@ function otherNames(form, players) {
   return fields;
 }
 
+/** This browser's statistics per variant and mode, with a reset. */
+function statsPanel() {
+  const rows = statsRows();
+  const modes = { local: t("savedLocal"), computer: t("savedComputer"), online: t("savedOnline") };
+  const pair = (won, played) => t("statsWonOf", { won, played });
+  return h("section", { class: "card-panel stats", id: "stats" },
+    h("h2", { text: t("statsTitle") }),
+    rows.length
+      ? h("table", { class: "stats-table" },
+          h("thead", {}, h("tr", {},
+            h("th", { scope: "col", text: t("statsGame") }),
+            h("th", { scope: "col", text: t("statsHands") }),
+            h("th", { scope: "col", text: t("statsMatches") }),
+            h("th", { scope: "col", text: t("statsBest") }))),
+          h("tbody", {}, rows.map((r) => h("tr", { data: { variant: r.variant, mode: r.mode } },
+            h("th", { scope: "row", text: `${table("variantNames")[r.variant] || r.variant} · ${modes[r.mode] || r.mode}` }),
+            h("td", { class: "hands", text: pair(r.handsWon, r.hands) }),
+            h("td", { class: "matches", text: pair(r.matchesWon, r.matches) }),
+            h("td", { class: "best", text: r.best === null ? "–" : t("statsPoints", { n: r.best }) })))))
+      : h("p", { class: "muted", text: t("statsNone") }),
+    rows.length ? h("button", { type: "button", class: "btn small", data: { action: "reset-stats" }, text: t("statsReset") }) : null,
+  );
+}
+
 export function renderLobby(store) {
   const form = store.extra.lobby;
   const variants = store.variants;
@@ -102,6 +127,7 @@ export function renderLobby(store) {
       savedList("online", t("savedOnline"), games),
       h("p", { class: "note", text: t("savedNote") }),
     ),
+    statsPanel(),
   );
 }
 
@@ -133,7 +159,8 @@ export function renderJoin(store) {
             : h("button", { type: "button", class: "btn primary big", id: "watch-button", data: { action: "watch" }, text: t("watchButton") }))
       : h("form", { data: { form: "join" } },
           h("label", { class: "field" }, h("span", { text: t("yourName") }),
-            h("input", { name: "name", id: "join-name", maxlength: "24", value: store.extra.lobby.name, autocomplete: "nickname" })),
+            // Kept in the store as it is typed: a redraw (the variants arriving late) must not wipe it.
+            h("input", { name: "name", id: "join-name", maxlength: "24", value: store.extra.lobby.name, autocomplete: "nickname", data: { field: "name" } })),
           h("button", { type: "submit", class: "btn primary big", id: "join-button", text: t("joinButton") })),
   );
 }

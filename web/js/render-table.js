@@ -25,7 +25,15 @@ function botLabel(level) {
   return key ? `${t("bot")} · ${t(key).toLowerCase()}` : t("bot");
 }
 
-function opponent(view, seat, local) {
+/** Where each other seat sits, in the order of play after yours: one across for two
+ * players; left and right for three; left, across, right for four. */
+function seatsAround(n) {
+  if (n === 1) return ["across"];
+  if (n === 2) return ["left", "right"];
+  return ["left", ...Array(n - 2).fill("across"), "right"];
+}
+
+function opponent(view, seat, local, place) {
   const info = { ...(view.seats?.[seat] || {}) };
   if (local) info.connected = true; // one device holds every seat
   const count = view.hand_counts?.[seat] ?? 0;
@@ -34,7 +42,7 @@ function opponent(view, seat, local) {
   return h(
     "section",
     {
-      class: ["opponent", view.turn === seat && PLAYING.includes(view.phase) && "turn"],
+      class: ["opponent", `at-${place}`, view.turn === seat && PLAYING.includes(view.phase) && "turn"],
       data: { seat: String(seat) },
       "aria-label": `${seatName(view, seat)}, ${t("cardsCount", { n: count })}`,
     },
@@ -49,7 +57,7 @@ function opponent(view, seat, local) {
   );
 }
 
-function pile(view, legal) {
+function pile(view, legal, drop) {
   const canDraw = (source) => legal.draw.includes(source);
   const stock = h(
     "button",
@@ -69,12 +77,12 @@ function pile(view, legal) {
     "button",
     {
       type: "button",
-      class: ["pile", "discard", canDraw("discard") && "can", lastDiscard && "last"],
+      class: ["pile", "discard", canDraw("discard") && "can", lastDiscard && "last", drop?.length === 1 && legal.discard.includes(drop[0]) && "drop-ok"],
       data: { action: "draw", source: "discard" },
       "aria-label": top ? t("discardLabel", { card: cardName(top) }) : t("discardEmpty"),
       disabled: !canDraw("discard"),
     },
-    top ? renderCard(top) : h("div", { class: "card empty", "aria-hidden": "true" }),
+    top ? renderCard(top, { attrs: { "data-card": top } }) : h("div", { class: "card empty", "aria-hidden": "true" }),
     h("span", { class: "pile-count", text: String(view.discard_count) }),
   );
   return h("div", { class: "piles" },
@@ -124,9 +132,10 @@ function meldView(view, meld, ctx) {
       el.setAttribute("aria-label", `${cardName(c)}, ${t("standsFor", { card: cardName(stands) })}`);
       el.title = t("standsFor", { card: cardsShort([stands]) });
       el.append(h("span", { class: "joker-badge", "aria-hidden": "true", text: "★" }));
+      el.dataset.card = c;
       return el;
     }
-    return renderCard(c, { classes: ["small"] });
+    return renderCard(c, { classes: ["small"], attrs: { "data-card": c } });
   });
   const label = t("meldLabel", { kind: meld.kind === "set" ? t("meldSet") : t("meldRun"), cards: meld.cards.map(cardName).join(", ") });
   const end = (side) => h("button", {
@@ -139,8 +148,8 @@ function meldView(view, meld, ctx) {
   return h(
     "div",
     {
-      class: ["meld", meld.kind, fitsAll && canPlay && "fits", lastIds.has(meld.id) && "last"],
-      data: { meld: meld.id, action: canPlay && selection.length ? "layoff" : null, fits: fitsAll ? "yes" : null },
+      class: ["meld", meld.kind, fitsAll && canPlay && "fits", lastIds.has(meld.id) && "last", ctx.drop && layoffMelds(legal, ctx.drop).has(meld.id) && "drop-ok"],
+      data: { meld: meld.id, cards: meld.cards.join(), action: canPlay && selection.length ? "layoff" : null, fits: fitsAll ? "yes" : null },
       role: canPlay && selection.length ? "button" : "group",
       tabindex: canPlay && selection.length ? "0" : null,
       "aria-label": fitsAll ? `${label}, ${t("fitsHere")}` : label,
@@ -153,8 +162,10 @@ function meldView(view, meld, ctx) {
 }
 
 function melds(view, ctx) {
-  if (!view.melds.length) return h("section", { class: "melds empty", "aria-label": t("tableEmpty") }, h("p", { text: t("tableEmpty") }));
-  return h("section", { class: "melds", id: "melds" }, view.melds.map((m) => meldView(view, m, ctx)));
+  // The felt takes a meld dropped on it: lit when `legal` lists the dragged cards as one.
+  const ok = ctx.drop && isMeld(ctx.legal, ctx.drop) && "drop-ok";
+  if (!view.melds.length) return h("section", { class: ["melds", "empty", ok], id: "melds", "aria-label": t("tableEmpty") }, h("p", { text: t("tableEmpty") }));
+  return h("section", { class: ["melds", ok], id: "melds" }, view.melds.map((m) => meldView(view, m, ctx)));
 }
 
 function meters(store, view, myTurn, legal) {
@@ -227,12 +238,12 @@ function actions(store, view, myTurn, anyFits, legal) {
 function hand(store, view) {
   const hinted = new Set(store.hint?.cards || []);
   const stagedIds = store.stagedIds();
-  const cards = store.order.map((slot) => {
+  const cards = store.order.map((slot, i) => {
     const selected = store.selected.has(slot.id);
     const el = renderCard(slot.code, {
       tag: "button",
       classes: [selected && "selected", stagedIds.has(slot.id) && "staged", hinted.has(slot.code) && "hinted",
-        store.newIds.has(slot.id) && "new",
+        store.newIds.has(slot.id) && "new", store.dragging?.ids.has(slot.id) && "dragging",
         slot.code === view.drawn_from_discard && "drawn"].filter(Boolean),
       attrs: {
         "data-action": "select",
@@ -241,13 +252,14 @@ function hand(store, view) {
         "aria-pressed": selected ? "true" : "false",
       },
     });
+    el.style.setProperty("--i", String(i));
     return el;
   });
   // A pulse on the hand when it is your turn to draw: the cue a glance can catch.
   const pulse = view.turn === view.seat && view.phase === "draw";
   return h("section", { class: ["hand-wrap", pulse && "pulse"], "aria-label": t("yourHand") },
     h("h2", { class: "sr-only", text: t("yourHand") }),
-    h("div", { class: "hand", id: "hand", data: { region: "hand" } }, cards),
+    h("div", { class: "hand", id: "hand", data: { region: "hand" }, style: `--n:${cards.length};--mid:${(cards.length - 1) / 2}` }, cards),
   );
 }
 
@@ -271,6 +283,19 @@ export function renderInvite(view, session, copied = false) {
   );
 }
 
+/** The felt: the other seats around it, the piles and the turn in the middle, the melds. */
+function felt(view, others, session, middle, meldArea) {
+  const places = seatsAround(others.length);
+  const at = (place) => others.filter((_, i) => places[i] === place).map((s) => opponent(view, s, session.mode === "local", place));
+  return h("div", { class: "felt", data: { around: String(others.length) } },
+    h("div", { class: "seats-left" }, at("left")),
+    h("div", { class: "seats-across" }, at("across")),
+    h("div", { class: "seats-right" }, at("right")),
+    h("div", { class: "center" }, middle),
+    meldArea,
+  );
+}
+
 export function renderTable(store) {
   const view = store.view;
   const session = store.session;
@@ -282,17 +307,14 @@ export function renderTable(store) {
   for (let i = first; i < view.hand_counts.length; i += 1) others.push(((view.seat ?? 0) + i) % view.hand_counts.length);
   const legal = legalOf(view);
   const selection = store.selectedCodes();
-  const ctx = { selection, canPlay: myTurn && view.phase === "play", lastIds: lastMeldIds(view), legal, fits: layoffMelds(legal, selection) };
+  const drop = store.dragging?.codes || null;
+  const ctx = { selection, canPlay: myTurn && view.phase === "play", lastIds: lastMeldIds(view), legal, fits: layoffMelds(legal, selection), drop };
   const anyFits = ctx.fits.size > 0;
   const needInvite = session.mode === "online" && (view.phase === "waiting" || (view.seats || []).some((s) => !s.name && !s.bot));
   const me = view.seats?.[view.seat] || {};
   return h("div", { class: ["table", `phase-${view.phase}`, myTurn && "my-turn"], id: "table", data: { phase: view.phase, seat: String(view.seat) } },
     needInvite ? renderInvite(view, session, store.inviteCopied === session.room) : null,
-    h("div", { class: "opponents" }, others.map((s) => opponent(view, s, session.mode === "local"))),
-    h("div", { class: "center" }, pile(view, legal), status(view, myTurn)),
-    melds(view, ctx),
-    watching ? null : meters(store, view, myTurn, legal),
-    PLAYING.includes(view.phase) && !watching ? actions(store, view, myTurn, anyFits, legal) : null,
+    felt(view, others, session, [pile(view, legal, drop), status(view, myTurn)], melds(view, ctx)),
     watching ? h("p", { class: "watching", id: "watching", role: "status", text: t("watching") }) : h("div", { class: ["me", myTurn && "turn"], data: { seat: String(view.seat) } },
       dot({ ...me, connected: store.connection === "open" }),
       h("span", { class: "name", text: `${seatName(view, view.seat)} (${t("you")})` }),
@@ -300,6 +322,9 @@ export function renderTable(store) {
       h("span", { class: "count", text: t("cardsCount", { n: (view.hand || []).length }) }),
     ),
     store.order.length ? hand(store, view) : null,
+    // Below the hand: what appears and goes (help, staged melds, meters, hints) never moves it.
+    PLAYING.includes(view.phase) && !watching ? actions(store, view, myTurn, anyFits, legal) : null,
+    watching ? null : meters(store, view, myTurn, legal),
     renderScores(store, view, [
       PLAYING.includes(view.phase) && !watching ? renderNewMatch(store, view) : null,
       session.mode !== "local" && !needInvite && session.token ? ownLink(session) : null,

@@ -2,6 +2,7 @@
 // kept on the same control across a redraw.
 import { renderCard } from "./cards.js";
 import { muted } from "./cues.js";
+import { motionOn } from "./motion.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatName } from "./names.js";
@@ -119,6 +120,11 @@ export function render(store) {
   mute.setAttribute("aria-label", t("mute"));
   // A note, struck through by CSS when muted: Debian's Chromium has no emoji font.
   mute.textContent = "♪";
+  const motion = $("motion");
+  motion.setAttribute("aria-pressed", motionOn() ? "false" : "true");
+  motion.setAttribute("aria-label", t("motionOff"));
+  motion.title = t("motionOff");
+  motion.textContent = "↝";
   const v = store.view;
   const mine = store.page === "table" && v && v.turn === v.seat && ["draw", "play"].includes(v.phase);
   document.title = mine ? `● ${t("yourTurnTitle")} · Rummy` : "Rummy";

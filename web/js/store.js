@@ -50,6 +50,7 @@ export class Store extends EventTarget {
     this.sheet = []; // [{hand, points}] seen by this browser
     this.replay = null; // {steps, index}
     this.pending = false;
+    this.dragging = null; // {ids, codes} of cards being dragged (drag.js)
     this.extra = {}; // page data: join summary, rules variant
   }
 
