@@ -53,6 +53,7 @@ async def create_room(
         deal=body.deal,
         limit=body.limit,
         spectators=body.spectators,
+        turn_seconds=body.turn_seconds,
     )
     token = tokens[0]
     assert token is not None

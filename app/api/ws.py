@@ -25,6 +25,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 import rules
+from app import standin
 from app.api.outbox import CLOSE_BEHIND, Outbox
 from app.api.schemas import MoveRequest, VoteRequest
 from app.errors import (
@@ -87,6 +88,9 @@ async def room_socket(
             # No connection free for the check: the cached room it was authorized on serves,
             # and app.healing compares it with the database within seconds.
             snap = await service.snapshot(room)
+        if seat is not None:
+            # The owner is back: a bot standing in stops before its next move.
+            await standin.end(service, room, seat, None, check=True)
         service.wake_bots(room, snap)
         await _read(websocket, service, room, seat, outbox, writer)
     except (WebSocketDisconnect, RoomNotFound, RoomExpired, Unavailable):
@@ -209,7 +213,7 @@ async def _write(
                 await websocket.send_json({"type": "error", **error_payload(exc)[1]})
                 await websocket.close(CLOSE_CODES.get(exc.status, 1008))
                 return
-            connected = await service.hub.presence(room)
+            presence = await service.presence(room)
             if want_state and snap.version >= sent:
                 sent = snap.version
                 view: RoomView = await (
@@ -218,5 +222,5 @@ async def _write(
                 # Serialized once, straight to text: this runs for every socket on every move.
                 await websocket.send_text('{"type":"state","state":' + view.model_dump_json() + "}")
             if want_presence:
-                seats = [s.model_dump(mode="json") for s in seat_infos(snap, connected)]
+                seats = [s.model_dump(mode="json") for s in seat_infos(snap, presence)]
                 await websocket.send_json({"type": "presence", "seats": seats})
