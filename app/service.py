@@ -630,11 +630,4 @@ def _mark_hands(snap: Snapshot, entry: Commit) -> Commit:
             new_hand = rules.hand_start(entry.state).model_dump_json()
     # A hand ends when it is scored, or when a new match abandons it halfway.
     ended = was_playing and (after.phase not in PLAYING or new_hand is not None)
-    return Commit(
-        seat=entry.seat,
-        kind=entry.kind,
-        payload=entry.payload,
-        state=entry.state,
-        hand_ended=ended,
-        new_hand_start=new_hand,
-    )
+    return replace(entry, hand_ended=ended, new_hand_start=new_hand)
