@@ -33,6 +33,9 @@ class Settings(BaseSettings):
     # looks for turns whose timer ran out.
     away_seconds: float = 60.0
     timer_interval_seconds: float = 1.0
+    # Tests of whole server processes only (app/testclock.py): a file whose number of seconds
+    # is added to the server's clock.
+    clock_offset_file: str | None = None
     # Hostile-input limits. Rates (app/ratelimit.py) per client address, "<n>/<period>"
     # or "off", shared by every process on the same Redis; frames count every websocket
     # frame. The guards (app/guards.py): body cap and timeout, idle websocket timeout,

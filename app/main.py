@@ -28,6 +28,7 @@ from app.healing import RoomMarks, heal_forever
 from app.hub import create_hub
 from app.persist import create_store
 from app.service import Clock, RoomService, utcnow
+from app.testclock import offset_clock
 from app.timers import run_timers
 from app.views import ErrorBody
 
@@ -47,6 +48,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     """A new app. Tests pass their own settings and clock; `app.state.service.clock` may also be
     replaced while it runs."""
     settings = settings or get_settings()
+    if clock is None and settings.clock_offset_file:
+        clock = offset_clock(settings.clock_offset_file)
     logscrub.install()  # process-wide: also covers servers that do not start via `rummy serve`
 
     @asynccontextmanager

@@ -499,7 +499,9 @@ class RoomService:
             try:
                 await self._commit(snap, entry)
             except StaleVersion:
-                return  # another process played this turn
+                # Another process played this turn (the claim keeps stand-ins from this).
+                log.info("a computer turn lost its compare-and-swap to another writer")
+                return
 
     def wake_bots(self, room_id: str, snap: Snapshot) -> None:
         """If a bot is to move (say after a restart cut its turn short), play it soon."""

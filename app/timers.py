@@ -105,7 +105,9 @@ async def play_overdue(service: RoomService, room_id: str) -> bool:
             try:
                 await service.commit(snap, entry)
             except StaleVersion:
-                return move_number > 0  # the owner (or another process) moved first
+                # The owner moved first, or another process despite the claim.
+                log.info("a timed-out turn lost its compare-and-swap to another writer")
+                return move_number > 0
             snap = await service.snapshot(room_id)
             if snap.state.phase not in PLAYING or _turn_key(snap.state) != key:
                 break
