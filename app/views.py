@@ -113,6 +113,9 @@ class RoomOptions(BaseModel):
     turn_seconds: int | None = Field(
         None, description="the turn timer: seconds per turn, null for none"
     )
+    away_seconds: float = Field(
+        60, description="how long a seat must be away before a stand-in may play it"
+    )
 
 
 class RoomSummary(BaseModel):
@@ -130,16 +133,17 @@ class RoomSummary(BaseModel):
     options: RoomOptions
 
 
-def room_options(snap: Snapshot) -> RoomOptions:
+def room_options(snap: Snapshot, away_seconds: float = 60) -> RoomOptions:
     # A state without a limit of its own plays to the variant's (rummy51: 101).
     return RoomOptions(
         limit=snap.state.limit or rules.get_variant(snap.variant).penalty_limit,
         spectators=snap.spectators,
         turn_seconds=snap.turn_seconds,
+        away_seconds=away_seconds,
     )
 
 
-def build_summary(snap: Snapshot, connected: set[int]) -> RoomSummary:
+def build_summary(snap: Snapshot, connected: set[int], away_seconds: float = 60) -> RoomSummary:
     public = rules.seat_view(snap.state, 0)
     status: Literal["waiting", "playing", "hand_over", "match_over"]
     if snap.is_waiting:
@@ -163,7 +167,7 @@ def build_summary(snap: Snapshot, connected: set[int]) -> RoomSummary:
             )
             for s in snap.seats
         ),
-        options=room_options(snap),
+        options=room_options(snap, away_seconds),
     )
 
 
