@@ -108,10 +108,11 @@ async def play_overdue(service: RoomService, room_id: str) -> bool:
                 # The owner moved first, or another process despite the claim.
                 log.info("a timed-out turn lost its compare-and-swap to another writer")
                 return move_number > 0
+            if move_number == 0:
+                log.info("the turn timer played a turn (seat %d)", seat)
             snap = await service.snapshot(room_id)
             if snap.state.phase not in PLAYING or _turn_key(snap.state) != key:
                 break
-        log.info("the turn timer played a turn (seat %d)", seat)
         await service.play_computer_turns(room_id)
         return True
 
