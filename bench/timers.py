@@ -30,7 +30,6 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from rawhttp import RawHTTP  # noqa: E402
@@ -84,9 +83,7 @@ async def create_rooms(url: str, n: int, turn_seconds: int, conns: int) -> list[
                     "POST", f"/api/rooms/{created['room']}/join", {"name": "Guest"}
                 )
                 assert status == 201, joined
-                rooms.append(
-                    Room(created["room"], [created["token"], joined["token"]], i % 2 == 0)
-                )
+                rooms.append(Room(created["room"], [created["token"], joined["token"]], i % 2 == 0))
         finally:
             await http.close()
 
@@ -220,7 +217,9 @@ async def bench(args: argparse.Namespace) -> int:
         until = time.monotonic() + args.duration
         rng = random.Random(1)
         players = [play(url, r, until, args.think, rng) for r in rooms if r.active]
-        samples, *_ = await asyncio.gather(sample(proc.pid, log, args.every, until), *players)
+        sampler = asyncio.create_task(sample(proc.pid, log, args.every, until))
+        await asyncio.gather(*players)
+        samples = await sampler
     finally:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGTERM)
