@@ -19,6 +19,7 @@ Of several processes only one even tries a stand-in turn: each turn is claimed i
 from __future__ import annotations
 
 import logging
+from collections.abc import Awaitable, Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -67,22 +68,37 @@ async def start(service: RoomService, room_id: str, by: int, seat: int) -> None:
         raise InvalidRequest(f"seat {seat} is free: nobody left it")
     level = level_of(snap)
     async with service.hub.lock(room_id):
-        for attempt in range(MAX_RETRIES + 1):
-            snap = await service.snapshot(room_id, fresh=attempt > 0)
-            if snap.seats[seat].stand_in:
-                break  # asked twice, or by two seats at once: one stand-in
-            # Checked under the lock: an owner back meanwhile must not get a stand-in,
-            # and one coming back now waits for this lock and then ends it.
-            await _refuse_if_present(service, room_id, seat)
-            try:
-                await service.commit(snap, _entry(snap, seat, level))
-            except StaleVersion:
-                if attempt == MAX_RETRIES:
-                    raise
-                continue
+        # Presence is checked under the lock: an owner back meanwhile gets no stand-in,
+        # and one coming back now waits for this lock and then ends it.
+        if await _write(service, room_id, seat, level, _refuse_if_present) is not None:
             log.info("a %s bot stands in for seat %d", level, seat)
-            break
         await service.play_computer_turns(room_id)
+
+
+async def _write(
+    service: RoomService,
+    room_id: str,
+    seat: int,
+    level: str | None,
+    check: Callable[[RoomService, str, int], Awaitable[None]] | None = None,
+) -> Snapshot | None:
+    """Start (`level`) or end (None) the seat's stand-in; the caller holds the room's lock.
+    Returns the room it was written on, None when the seat was so already. `check` runs
+    before each try and may refuse."""
+    for attempt in range(MAX_RETRIES + 1):
+        snap = await service.snapshot(room_id, fresh=attempt > 0)
+        if (snap.seats[seat].stand_in is None) == (level is None):
+            return None  # asked twice, or by two seats at once: one stand-in, one end
+        if check is not None:
+            await check(service, room_id, seat)
+        try:
+            await service.commit(snap, _entry(snap, seat, level))
+        except StaleVersion:
+            if attempt == MAX_RETRIES:
+                raise
+            continue
+        return snap
+    return None
 
 
 async def _refuse_if_present(service: RoomService, room_id: str, seat: int) -> None:
@@ -113,21 +129,13 @@ async def end(
     service.returning.add(key)
     try:
         async with service.hub.lock(room_id):
-            for attempt in range(MAX_RETRIES + 1):
-                snap = await service.snapshot(room_id, fresh=attempt > 0)
-                if not snap.seats[seat].stand_in:
-                    return version
-                try:
-                    await service.commit(snap, _entry(snap, seat, None))
-                except StaleVersion:
-                    if attempt == MAX_RETRIES:
-                        raise
-                    continue
-                log.info("seat %d is back: its stand-in ended", seat)
-                return snap.version + 1 if version == snap.version else version
-            return version
+            snap = await _write(service, room_id, seat, None)
     finally:
         service.returning.discard(key)
+    if snap is None:
+        return version
+    log.info("seat %d is back: its stand-in ended", seat)
+    return snap.version + 1 if version == snap.version else version
 
 
 async def may_play(service: RoomService, snap: Snapshot, seat: int) -> bool:

@@ -3,7 +3,8 @@ servers whose clock the test moves (nothing here sleeps for the minute it simula
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import contextlib
+from collections.abc import AsyncIterator, Callable
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -59,6 +60,19 @@ async def away_seat(
     await host.until(
         lambda f: f["type"] == "presence" and f["seats"][seat]["away_since"] is not None
     )
+
+
+@contextlib.asynccontextmanager
+async def stood_in(
+    server: str, api: Api, clock: FakeClock, seed: int
+) -> AsyncIterator[tuple[str, list[str], dict[str, Any]]]:
+    """A room whose guest (seat 1) left a minute ago and is stood in for, the host's socket
+    open: (room, tokens, the host's view)."""
+    room, tokens = await online_room(api, seed=seed)
+    async with connect(ws_url(server, room, tokens[0])) as ws:
+        await away_seat(server, api, room, tokens, Socket(ws))
+        clock.advance(61)
+        yield room, tokens, ok(await stand_in(api, room, tokens[0], 1))
 
 
 @pytest.fixture
@@ -119,12 +133,7 @@ async def test_the_stand_in_plays_only_its_seat_until_the_owner_is_back(
     alive_server: LiveServer, alive_api: Api, clock: FakeClock
 ) -> None:
     api = alive_api
-    room, tokens = await online_room(api, seed=42)
-    async with connect(ws_url(alive_server, room, tokens[0])) as ws:
-        host = Socket(ws)
-        await away_seat(alive_server, api, room, tokens, host)
-        clock.advance(61)
-        view = ok(await stand_in(api, room, tokens[0], 1))
+    async with stood_in(alive_server, api, clock, seed=42) as (room, tokens, view):
         start = view["version"]
         for _ in range(3):
             assert view["turn"] == 0 and view["phase"] == "draw", "the bot never plays seat 0"
@@ -175,12 +184,7 @@ async def test_the_hand_ends_with_the_owners_score_and_the_stand_in_agrees_to_th
     alive_server: LiveServer, alive_api: Api, clock: FakeClock
 ) -> None:
     api = alive_api
-    room, tokens = await online_room(api, seed=44)
-    async with connect(ws_url(alive_server, room, tokens[0])) as ws:
-        host = Socket(ws)
-        await away_seat(alive_server, api, room, tokens, host)
-        clock.advance(61)
-        view = ok(await stand_in(api, room, tokens[0], 1))
+    async with stood_in(alive_server, api, clock, seed=44) as (room, tokens, view):
         for _ in range(300):
             if view["phase"] not in ("draw", "play"):
                 break

@@ -32,6 +32,21 @@ class Seat:
                     return frame
 
 
+async def post_move(
+    http: httpx.AsyncClient,
+    url: str,
+    room: str,
+    auth: dict[str, str],
+    body: dict[str, Any],
+    version: int,
+) -> dict[str, Any]:
+    r = await http.post(
+        f"{url}/api/rooms/{room}/moves", json={"move": body, "version": version}, headers=auth
+    )
+    assert r.status_code == 200, r.text
+    return dict(r.json())
+
+
 async def _moves(database_url: str, room: str) -> list[tuple[int, int, str, dict[str, Any]]]:
     import asyncpg
 
@@ -96,22 +111,9 @@ async def test_a_stand_in_and_a_timer_across_two_processes_play_each_turn_once(
             # The host plays two turns, one through each process; the stand-in answers.
             for url in (a.url, b.url):
                 assert view["turn"] == 0
-                view = (
-                    await http.post(
-                        f"{url}/api/rooms/{room}/moves",
-                        json={"move": DRAW, "version": view["version"]},
-                        headers=auth,
-                    )
-                ).json()
-                assert "hand" in view, view
+                view = await post_move(http, url, room, auth, DRAW, view["version"])
                 discard = {"type": "discard", "card": view["hand"][-1]}
-                view = (
-                    await http.post(
-                        f"{url}/api/rooms/{room}/moves",
-                        json={"move": discard, "version": view["version"]},
-                        headers=auth,
-                    )
-                ).json()
+                view = await post_move(http, url, room, auth, discard, view["version"])
             # Then the host stops: the timer plays its turn on one process, the stand-in
             # plays seat 1's, three times over. Both processes' schedulers see each deadline.
             for timeouts in (1, 2, 3):
