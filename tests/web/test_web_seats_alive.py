@@ -80,3 +80,21 @@ async def test_the_computer_plays_for_a_guest_who_left_until_the_guest_is_back(
         await expect(dot).to_have_attribute("data-presence", "on")
     finally:
         live_server.set_clock(utcnow)
+
+
+async def test_the_lobby_sets_a_turn_timer_and_the_table_shows_its_clock(pages, http) -> None:
+    anna = await pages.page(path="/")
+    await anna.locator("#name").fill("Anna")
+    await anna.locator("#turn-seconds").select_option("60")
+    await anna.get_by_role("button", name="Spel maken").click()
+    invite = await anna.locator("#invite-url").input_value()
+    room = invite.rsplit("/", 1)[1]
+    summary = (await http.get(f"/api/rooms/{room}")).json()
+    assert summary["options"]["turn_seconds"] == 60
+    clock = anna.locator("#turn-clock")
+    await expect(clock).to_have_count(0)  # no clock while the room waits for Bob
+    joined = await http.post(f"/api/rooms/{room}/join", json={"name": "Bob"})
+    assert joined.status_code == 201
+    await expect(clock).to_be_visible()
+    assert 0 < int(await clock.get_attribute("data-seconds") or 0) <= 60
+    await expect(clock).to_contain_text(" s")
