@@ -239,6 +239,12 @@ class RoomService:
                 NewSeat(name=seat_name, token_hash=hash_token(token) if token else None, bot=bot)
             )
         room_id = secrets.token_urlsafe(9)  # 72 bits
+        now = self.clock()
+        # A room full from the start (local, computer) starts its first turn's timer now;
+        # an online room when its last seat is taken (`join`).
+        full = all(t is not None or i in seat_bots for i, t in enumerate(tokens))
+        first_bot = state.turn in seat_bots
+        deadline = now + timedelta(seconds=turn_seconds) if turn_seconds else None
         await self.store.create(
             room_id,
             variant=variant,
@@ -246,9 +252,10 @@ class RoomService:
             mode=mode,
             state=state,
             seats=seats,
-            now=self.clock(),
+            now=now,
             spectators=spectators,
             turn_seconds=turn_seconds,
+            turn_deadline=deadline if full and not first_bot else None,
         )
         log.info("room created: %s %s %d players", mode, variant, players)
         return room_id, tokens

@@ -90,7 +90,8 @@ async def room_socket(
             snap = await service.snapshot(room)
         if seat is not None:
             # The owner is back: a bot standing in stops before its next move.
-            await standin.end(service, room, seat, None, check=True)
+            with contextlib.suppress(AppError):  # else its first move ends it
+                await standin.end(service, room, seat, None, check=True)
         service.wake_bots(room, snap)
         await _read(websocket, service, room, seat, outbox, writer)
     except (WebSocketDisconnect, RoomNotFound, RoomExpired, Unavailable):

@@ -83,6 +83,7 @@ class MemoryStore:
         now: datetime,
         spectators: bool = True,
         turn_seconds: int | None = None,
+        turn_deadline: datetime | None = None,
     ) -> None:
         rows = tuple(
             SeatRow(
@@ -97,6 +98,7 @@ class MemoryStore:
         snap = Snapshot(
             room_id, variant, players, mode, 0, 0, now, state, rows, spectators, turn_seconds
         )
+        snap = replace(snap, turn_deadline=turn_deadline)
         start = rules.hand_start(state).model_dump_json()
         self._rooms[room_id] = _Room(
             snapshot=snap,

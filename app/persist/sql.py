@@ -206,6 +206,7 @@ class SqlStore:
         now: datetime,
         spectators: bool = True,
         turn_seconds: int | None = None,
+        turn_deadline: datetime | None = None,
     ) -> None:
         async with self._sessions.begin() as session:
             session.add(
@@ -223,6 +224,7 @@ class SqlStore:
                     active_at=now,
                     spectators=spectators,
                     turn_seconds=turn_seconds,
+                    turn_deadline=turn_deadline,
                 )
             )
             await session.flush()

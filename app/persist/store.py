@@ -65,6 +65,7 @@ class Store(Protocol):
         now: datetime,
         spectators: bool = True,
         turn_seconds: int | None = None,
+        turn_deadline: datetime | None = None,
     ) -> None: ...
 
     async def load(self, room_id: str) -> Snapshot:

@@ -268,3 +268,27 @@ async def test_no_timer_by_default(alive_api: Api) -> None:
     for bad in (5, 601, "30", True):
         answer = await alive_api.create(turn_seconds=bad)
         assert error_code(answer, 422) == "invalid_request"
+
+
+async def test_a_computer_room_times_its_humans_turns_from_the_start(
+    alive_server: LiveServer, alive_api: Api, clock: FakeClock
+) -> None:
+    created = ok(await alive_api.create(mode="computer", seed=48, turn_seconds=30), 201)
+    room, token = created["room"], created["token"]
+    async with connect(ws_url(alive_server, room, token)) as ws:
+        me = Socket(ws)
+        first = (
+            await me.until(
+                lambda f: (
+                    f["type"] == "state"
+                    and f["state"]["turn"] == 0
+                    and f["state"]["phase"] == "draw"
+                )
+            )
+        )["state"]
+        assert first["turn_deadline"] is not None
+        clock.advance(31)
+        later = await me.until(
+            lambda f: f["type"] == "state" and f["state"]["seats"][0]["timeouts"] == 1
+        )
+        assert later["state"]["seats"][1]["timeouts"] == 0  # bots are never timed
