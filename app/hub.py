@@ -126,8 +126,8 @@ class Hub:
         return {s: t for s, t in self._away.get(room, {}).items() if s not in present}
 
     async def claim(self, key: str, seconds: float) -> bool:
-        """Whether this process may act on `key` (a computer turn): in one process the
-        room's lock already orders everything, so always."""
+        """Whether this process holds `key` (a computer turn: `app.standin.turn_claim`): in
+        one process the room's lock already orders everything, so always."""
         return True
 
     async def presence(self, room: str) -> set[int]:

@@ -248,12 +248,14 @@ class RedisHub(Hub):
         return {s: t for s, t in marks.items() if s not in present}
 
     async def claim(self, key: str, seconds: float) -> bool:
-        """Whether this process is the first to claim `key` in the last `seconds`."""
+        """Whether this process holds `key`: it claimed it first in the last `seconds`, now
+        or before (a turn of several moves claims once per move)."""
         try:
-            won = await self._redis.set(CLAIM + key, self.process, nx=True, px=int(seconds * 1000))
+            if await self._redis.set(CLAIM + key, self.process, nx=True, px=int(seconds * 1000)):
+                return True
+            return bool(await self._redis.get(CLAIM + key) == self.process)
         except (RedisError, OSError):
             return True  # without Redis the compare-and-swap still lets one move land
-        return bool(won)
 
     # -- liveness --------------------------------------------------------------------------
 

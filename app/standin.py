@@ -138,9 +138,16 @@ async def end(
     return snap.version + 1 if version == snap.version else version
 
 
+def turn_claim(kind: str, snap: Snapshot) -> str:
+    """The hub key of the turn now played in `snap`: the same for each of its moves, so a
+    process that took the turn's first move takes the rest, and another never cuts in."""
+    state = snap.state
+    return f"{kind}:{snap.id}:{state.match_number}:{state.hand_number}:{state.turns_completed}"
+
+
 async def may_play(service: RoomService, snap: Snapshot, seat: int) -> bool:
     """Whether this process plays the stand-in's turn of `snap` now: not while its owner is
     coming back, and only the process that claims the turn first."""
     if (snap.id, seat) in service.returning:
         return False
-    return await service.hub.claim(f"stand-in:{snap.id}:{snap.version}", CLAIM_SECONDS)
+    return await service.hub.claim(turn_claim("stand-in", snap), CLAIM_SECONDS)

@@ -83,7 +83,7 @@ async def play_overdue(service: RoomService, room_id: str) -> bool:
             return False
         if snap.state.phase not in PLAYING or snap.is_waiting:
             return False
-        if not await service.hub.claim(f"timer:{room_id}:{snap.version}", CLAIM_SECONDS):
+        if not await service.hub.claim(standin.turn_claim("timer", snap), CLAIM_SECONDS):
             return False
         seat = snap.state.turn
         if seat in snap.bot_seats or snap.seats[seat].stand_in:
