@@ -7,7 +7,9 @@ Move path (lila's guard, pure apply, save, publish):
         store.commit(snap, entry)                    # UPDATE ... WHERE version = v (CAS)
         hub.publish(room)                            # each socket gets its own view
         play the bots' turns, each through the same commit
-An accepted move is committed before it is acknowledged or broadcast.
+An accepted move is committed before it is acknowledged or broadcast. A stand-in plays
+through the same path (app/standin.py), and every commit carries the turn's deadline
+(app/timers.py).
 """
 
 from __future__ import annotations

@@ -168,7 +168,7 @@ const game = {
     const players = Number(f.players) || 2;
     const body = { variant: f.variant, players, mode: f.mode, name: f.name || t("defaultName", { n: 1 }) };
     body.spectators = f.spectators !== false;
-    if (Number(f.turnSeconds)) body.turn_seconds = Number(f.turnSeconds);
+    if (f.mode !== "local" && Number(f.turnSeconds)) body.turn_seconds = Number(f.turnSeconds);
     if (store.rules(f.variant).penalty_limits?.length) body.limit = Number(f.limit) || store.rules(f.variant).penalty_limit;
     if (f.mode === "computer") {
       body.bots = Object.fromEntries(Array.from({ length: players - 1 }, (_, i) => [String(i + 1), f.level || "medium"]));
