@@ -7,6 +7,7 @@ on a bot.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from collections.abc import Sequence
@@ -66,6 +67,22 @@ def choose_move(name: str, view: rules.SeatView, rng: random.Random) -> rules.Mo
 
 def fallback_move(view: rules.SeatView, rng: random.Random) -> rules.Move:
     return _Fallback().choose(view, list(rules.legal_moves(view)), rng)
+
+
+async def play_turn(
+    name: str, state: rules.GameState, seat: int, rng: random.Random
+) -> tuple[rules.Move, rules.GameState]:
+    """The move the bot `name` makes for `seat`, chosen from that seat's view only (off the
+    event loop), and the state after it: a computer seat, a stand-in and the turn timer all
+    play through here."""
+    view = rules.seat_view(state, seat)
+    move = await asyncio.to_thread(choose_move, name, view, rng)
+    try:
+        return move, rules.apply(state, seat, move)
+    except rules.IllegalMove:
+        log.warning("bot %s chose an illegal move; playing the fallback", name)
+        move = fallback_move(view, rng)
+        return move, rules.apply(state, seat, move)
 
 
 def is_known(name: str) -> bool:

@@ -28,6 +28,14 @@ class Settings(BaseSettings):
     # How often each process checks its cached rooms against the database (app/healing.py):
     # the longest a room stays behind when an event between processes was lost.
     heal_interval_seconds: float = 2.0
+    # Seats that stay alive (app/standin.py, app/timers.py): how long a human seat must have
+    # been away before another seat may ask for a stand-in, and how often each process
+    # looks for turns whose timer ran out.
+    away_seconds: float = 60.0
+    timer_interval_seconds: float = 1.0
+    # Tests of whole server processes only (app/testclock.py): a file whose number of seconds
+    # is added to the server's clock.
+    clock_offset_file: str | None = None
     # Hostile-input limits. Rates (app/ratelimit.py) per client address, "<n>/<period>"
     # or "off", shared by every process on the same Redis; frames count every websocket
     # frame. The guards (app/guards.py): body cap and timeout, idle websocket timeout,

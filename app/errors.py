@@ -50,6 +50,13 @@ class RoomFull(AppError):
     code = "room_full"
 
 
+class SeatPresent(AppError):
+    """A stand-in asked for a seat whose owner is at the table (or left too recently)."""
+
+    status = 409
+    code = "seat_present"
+
+
 class WaitingForPlayers(AppError):
     status = 409
     code = "waiting_for_players"

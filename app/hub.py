@@ -14,12 +14,15 @@ import logging
 import weakref
 from collections import defaultdict
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 log = logging.getLogger("rummy.hub")
 
 Event = dict[str, Any]  # {"kind": "state"} or {"kind": "presence"}
 Listener = Callable[[Event], None]
+# Rooms whose away marks one process keeps at most (the oldest rooms' are dropped first).
+AWAY_ROOMS_MAX = 100_000
 
 
 class Hub:
@@ -29,6 +32,10 @@ class Hub:
         self._connections: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
         # Called with (room, event) for every event of every room, before its listeners.
         self._watchers: list[Callable[[str, Event], None]] = []
+        # When each seat's last socket closed, while it has none (API.md `away_since`).
+        self._away: dict[str, dict[int, datetime]] = {}
+        # The time away marks are made with: the room service puts its own (injectable) clock.
+        self.clock: Callable[[], datetime] = lambda: datetime.now(UTC)
 
     async def start(self) -> None:
         """Nothing to connect in-process."""
@@ -89,15 +96,39 @@ class Hub:
 
     def _count_socket(self, room: str, seat: int) -> None:
         self._connections[room][seat] += 1
+        marks = self._away.get(room)
+        if marks is not None:
+            marks.pop(seat, None)
 
-    def _uncount_socket(self, room: str, seat: int) -> None:
+    def _uncount_socket(self, room: str, seat: int) -> bool:
+        """Returns whether that was the seat's last socket here."""
         seats = self._connections.get(room)
+        last = False
         if seats is not None:
             seats[seat] -= 1
             if seats[seat] <= 0:
                 del seats[seat]
+                last = True
+                self._mark_away(room, seat)
             if not seats:
                 del self._connections[room]
+        return last
+
+    def _mark_away(self, room: str, seat: int) -> None:
+        if room not in self._away and len(self._away) >= AWAY_ROOMS_MAX:
+            del self._away[next(iter(self._away))]
+        self._away.setdefault(room, {})[seat] = self.clock()
+
+    async def away_since(self, room: str) -> dict[int, datetime]:
+        """When each seat without a socket lost its last one. A seat that never had a socket
+        (in this hub's memory) has no mark: it is not away, only not there yet."""
+        present = await self.presence(room)
+        return {s: t for s, t in self._away.get(room, {}).items() if s not in present}
+
+    async def claim(self, key: str, seconds: float) -> bool:
+        """Whether this process holds `key` (a computer turn: `app.standin.turn_claim`): in
+        one process the room's lock already orders everything, so always."""
+        return True
 
     async def presence(self, room: str) -> set[int]:
         """Seats with at least one open connection."""

@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import rules
 from app import guards, head, logscrub, openapi
-from app.api import health, moves, rooms, watch, ws
+from app.api import health, moves, rooms, seats, watch, ws
 from app.config import Settings, get_settings
 from app.db import create_engine
 from app.errors import AppError, error_payload
@@ -28,6 +28,8 @@ from app.healing import RoomMarks, heal_forever
 from app.hub import create_hub
 from app.persist import create_store
 from app.service import Clock, RoomService, utcnow
+from app.testclock import offset_clock
+from app.timers import run_timers
 from app.views import ErrorBody
 
 log = logging.getLogger("rummy")
@@ -46,6 +48,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     """A new app. Tests pass their own settings and clock; `app.state.service.clock` may also be
     replaced while it runs."""
     settings = settings or get_settings()
+    if clock is None and settings.clock_offset_file:
+        clock = offset_clock(settings.clock_offset_file)
     logscrub.install()  # process-wide: also covers servers that do not start via `rummy serve`
 
     @asynccontextmanager
@@ -62,10 +66,11 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         _tune_gc()
         purger = asyncio.create_task(_purge_forever(service, settings.purge_interval_seconds))
         healer = asyncio.create_task(heal_forever(service, marks, settings.heal_interval_seconds))
+        timer = asyncio.create_task(run_timers(service, settings.timer_interval_seconds))
         try:
             yield
         finally:
-            for task in (purger, healer):
+            for task in (purger, healer, timer):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
@@ -84,6 +89,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.include_router(rooms.router)
     app.include_router(moves.router)
     app.include_router(watch.router)
+    app.include_router(seats.router)
     app.include_router(ws.router)
     app.include_router(health.router)
     _add_web(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)

@@ -15,6 +15,11 @@
   seats read as gone within `PROCESS_TTL` seconds. The survivors sweep its fields and tell
   the rooms it had, so their sockets get a presence frame. A graceful stop removes its own
   fields at once.
+- Away marks: hash `rummy:away:<room>` holds, per seat, when a process saw that seat's
+  last socket there close (or swept a dead process's); a connect deletes it. Presence
+  decides whether a mark counts: a seat still connected through another process is not away.
+- Claims: `claim` is a SET NX with a short TTL, so of several processes that could play
+  the same computer turn only one even tries.
 - Ordering of moves is not the hub's job: the per-process lock orders writers inside one
   process, and the compare-and-swap on `rooms.version` picks one winner across processes.
 """
@@ -29,6 +34,7 @@ import os
 import secrets
 import socket
 import time
+from datetime import datetime
 from typing import Any
 
 import redis.asyncio as aioredis
@@ -43,6 +49,9 @@ PRESENCE = "rummy:presence:"
 PROCESS = "rummy:proc:"  # liveness key of one process, with a TTL
 PROCESSES = "rummy:procs"  # every process that ever registered and was not swept yet
 PROCESS_ROOMS = "rummy:proc-rooms:"  # rooms a process has had sockets in
+AWAY = "rummy:away:"  # hash per room: seat -> when its last socket (on any process) closed
+AWAY_TTL = 7 * 86400
+CLAIM = "rummy:claim:"  # who plays a computer turn (app/standin.py): one process per turn
 HEARTBEAT_SECONDS = 2.0
 PROCESS_TTL = 6  # seconds without a heartbeat before a process counts as dead
 # Presence a process read from Redis is reused until an event says it changed (or this).
@@ -72,6 +81,7 @@ class RedisHub(Hub):
         self._ready = asyncio.Event()
         # room -> (read at, seats); generation bumps on every presence event of the room.
         self._presence: dict[str, tuple[float, set[int]]] = {}
+        self._away_cache: dict[str, tuple[float, dict[int, datetime]]] = {}
         self._generation: dict[str, int] = {}
         self._presence_failing = False  # logged once per outage, not once per view
 
@@ -116,6 +126,7 @@ class RedisHub(Hub):
         if event.get("kind") == "presence":
             self._generation[room] = self._generation.get(room, 0) + 1
             self._presence.pop(room, None)
+            self._away_cache.pop(room, None)
 
     async def _listen_forever(self) -> None:
         delay = 0.1
@@ -128,6 +139,7 @@ class RedisHub(Hub):
                 log.warning("lost the Redis subscription; retrying in %.1f s", delay)
             # Events may have been missed while away: forget every cached presence.
             self._presence.clear()
+            self._away_cache.clear()
             await asyncio.sleep(delay)
             delay = min(delay * 2, 5.0)
 
@@ -177,6 +189,7 @@ class RedisHub(Hub):
         pipe.hincrby(PRESENCE + room, f"{seat}:{self.process}", 1)
         pipe.expire(PRESENCE + room, 86400)
         pipe.sadd(PROCESS_ROOMS + self.process, room)
+        pipe.hdel(AWAY + room, str(seat))
         await pipe.execute()
         await self.publish(room, {"kind": "presence"})
 
@@ -186,7 +199,11 @@ class RedisHub(Hub):
         try:
             left = await self._redis.hincrby(PRESENCE + room, field, -1)
             if left <= 0:
-                await self._redis.hdel(PRESENCE + room, field)
+                pipe = self._redis.pipeline(transaction=False)
+                pipe.hdel(PRESENCE + room, field)
+                pipe.hset(AWAY + room, str(seat), self.clock().isoformat())
+                pipe.expire(AWAY + room, AWAY_TTL)
+                await pipe.execute()
             if room not in self._connections:
                 await self._redis.srem(PROCESS_ROOMS + self.process, room)
         finally:
@@ -234,6 +251,38 @@ class RedisHub(Hub):
             self._presence[room] = (now, seats)
         return set(seats)
 
+    async def away_since(self, room: str) -> dict[int, datetime]:
+        """When each seat without a socket on any live process lost its last one."""
+        present = await self.presence(room)
+        cached = self._away_cache.get(room)
+        now = time.monotonic()
+        if cached is None or now - cached[0] >= PRESENCE_CACHE_SECONDS:
+            generation = self._generation.get(room, 0)
+            try:
+                stored = await self._redis.hgetall(AWAY + room)
+            except (RedisError, OSError):
+                # As presence does: a view with a stale away mark beats no view at all.
+                stored = {} if cached is None else {s: t.isoformat() for s, t in cached[1].items()}
+                generation = -1  # nothing read: nothing to cache
+            marks = {int(seat): datetime.fromisoformat(at) for seat, at in stored.items()}
+            if self._generation.get(room, 0) == generation:
+                if len(self._away_cache) >= PRESENCE_CACHE_MAX:
+                    self._away_cache.clear()
+                self._away_cache[room] = (now, marks)
+        else:
+            marks = cached[1]
+        return {s: t for s, t in marks.items() if s not in present}
+
+    async def claim(self, key: str, seconds: float) -> bool:
+        """Whether this process holds `key`: it claimed it first in the last `seconds`, now
+        or before (a turn of several moves claims once per move)."""
+        try:
+            if await self._redis.set(CLAIM + key, self.process, nx=True, px=int(seconds * 1000)):
+                return True
+            return bool(await self._redis.get(CLAIM + key) == self.process)
+        except (RedisError, OSError):
+            return True  # without Redis the compare-and-swap still lets one move land
+
     # -- liveness --------------------------------------------------------------------------
 
     async def _heartbeat_once(self) -> None:
@@ -273,6 +322,10 @@ class RedisHub(Hub):
             fields = [f for f in await self._redis.hkeys(PRESENCE + room) if f.endswith(suffix)]
             if fields:
                 await self._redis.hdel(PRESENCE + room, *fields)
+                # Its seats are away from now on, unless another process has them too.
+                at = self.clock().isoformat()
+                for field in fields:
+                    await self._redis.hsetnx(AWAY + room, field.partition(":")[0], at)
                 if announce:
                     await self.publish(room, {"kind": "presence"})
         pipe = self._redis.pipeline(transaction=False)

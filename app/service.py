@@ -7,7 +7,9 @@ Move path (lila's guard, pure apply, save, publish):
         store.commit(snap, entry)                    # UPDATE ... WHERE version = v (CAS)
         hub.publish(room)                            # each socket gets its own view
         play the bots' turns, each through the same commit
-An accepted move is committed before it is acknowledged or broadcast.
+An accepted move is committed before it is acknowledged or broadcast. A stand-in plays
+through the same path (app/standin.py), and every commit carries the turn's deadline
+(app/timers.py).
 """
 
 from __future__ import annotations
@@ -24,7 +26,7 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import rules
-from app import computer
+from app import computer, standin, timers
 from app.config import Settings
 from app.errors import (
     AppError,
@@ -39,12 +41,15 @@ from app.errors import (
 from app.healing import RoomMarks
 from app.hub import Hub
 from app.persist import Commit, GroupCommitter, NewSeat, Snapshot, Store
+from app.persist.records import attendance_json
 from app.snapshots import SnapshotCache, mark_of
 from app.views import (
     PLAYING,
     LogHand,
     LogMove,
+    LogStandIn,
     LogVote,
+    Presence,
     RoomView,
     WatchView,
     build_spectator_view,
@@ -92,6 +97,11 @@ class RoomService:
         self.clock = clock
         self._rng = random.Random(secrets.randbits(64))
         self._bot_tasks: set[asyncio.Task[None]] = set()
+        # Away marks are made on this service's clock, which tests may replace.
+        hub.clock = lambda: self.clock()
+        # (room, seat) of owners whose return is being recorded: no stand-in move for them
+        # meanwhile, even one already queued behind the room's lock (app/standin.py).
+        self.returning: set[tuple[str, int]] = set()
         # Recent rooms' snapshots: the move path and the sockets' views read no database.
         self.snapshots = SnapshotCache(store.load, store.decode_state, on_newer=self._heard)
         hub.watch(self.snapshots.on_event)
@@ -170,24 +180,24 @@ class RoomService:
         room_id: str,
         seat: int,
         snap: Snapshot | None = None,
-        connected: set[int] | None = None,
+        presence: Presence | None = None,
     ) -> RoomView:
-        """`seat`'s view; `connected` is the room's presence when the caller has read it."""
+        """`seat`'s view; `presence` is the room's when the caller has read it already."""
         snap = snap or await self.snapshot(room_id)
-        if connected is None:
-            connected = await self.hub.presence(room_id)
-        return build_view(snap, seat, connected)
+        return build_view(snap, seat, presence or await self.presence(room_id))
 
     async def watch(
-        self, room_id: str, snap: Snapshot | None = None, connected: set[int] | None = None
+        self, room_id: str, snap: Snapshot | None = None, presence: Presence | None = None
     ) -> WatchView:
         """The room as a spectator sees it. Raises Forbidden when it may not be watched."""
         snap = snap or await self.snapshot(room_id)
         if not snap.spectators:
             raise Forbidden("this room does not allow spectators")
-        if connected is None:
-            connected = await self.hub.presence(room_id)
-        return build_spectator_view(snap, connected)
+        return build_spectator_view(snap, presence or await self.presence(room_id))
+
+    async def presence(self, room_id: str) -> Presence:
+        """Who has a socket in the room, and since when each other seat is away."""
+        return await self.hub.presence(room_id), await self.hub.away_since(room_id)
 
     # -- creating and joining --------------------------------------------------------------
 
@@ -203,6 +213,7 @@ class RoomService:
         deal: rules.Deal | None,
         limit: int | None = None,
         spectators: bool = True,
+        turn_seconds: int | None = None,
     ) -> tuple[str, list[str | None]]:
         """A new room; returns its id and the token of every human seat (None for bots).
         `limit` is the penalty limit of a variant scored by penalties (rummy51)."""
@@ -239,6 +250,12 @@ class RoomService:
                 NewSeat(name=seat_name, token_hash=hash_token(token) if token else None, bot=bot)
             )
         room_id = secrets.token_urlsafe(9)  # 72 bits
+        now = self.clock()
+        # A room full from the start (local, computer) starts its first turn's timer now;
+        # an online room when its last seat is taken (`join`).
+        full = all(t is not None or i in seat_bots for i, t in enumerate(tokens))
+        first_bot = state.turn in seat_bots
+        deadline = now + timedelta(seconds=turn_seconds) if turn_seconds else None
         await self.store.create(
             room_id,
             variant=variant,
@@ -246,8 +263,10 @@ class RoomService:
             mode=mode,
             state=state,
             seats=seats,
-            now=self.clock(),
+            now=now,
             spectators=spectators,
+            turn_seconds=turn_seconds,
+            turn_deadline=deadline if full and not first_bot else None,
         )
         log.info("room created: %s %s %d players", mode, variant, players)
         return room_id, tokens
@@ -266,10 +285,15 @@ class RoomService:
         return seat_bots
 
     async def join(self, room_id: str, name: str | None) -> tuple[int, str]:
-        await self.snapshot(room_id)
+        snap = await self.snapshot(room_id)
         token = new_token()
+        now = self.clock()
         seat = await self.store.take_seat(
-            room_id, name=name, token_hash=hash_token(token), now=self.clock()
+            room_id,
+            name=name,
+            token_hash=hash_token(token),
+            now=now,
+            deadline=timers.first_deadline(snap, now),
         )
         if seat is None:
             raise RoomFull("every seat of this room is taken")
@@ -297,6 +321,8 @@ class RoomService:
         def apply(state: rules.GameState, snap: Snapshot) -> rules.GameState:
             return rules.apply(state, seat, move)
 
+        # A move from the owner is the owner back: the stand-in ends first.
+        version = await standin.end(self, room_id, seat, version)
         payload = rules.move_to_json(move)
         await self._act(room_id, seat, version, "move", payload, apply)
 
@@ -327,7 +353,7 @@ class RoomService:
                     raise WaitingForPlayers("wait until every seat is taken")
                 if await self._is_spent_vote(snap, seat, kind, version):
                     return
-                state = rules.vote(snap.state, seat, kind, _voters(snap, seat))
+                state = rules.vote(snap.state, seat, kind, _voters(snap, seat, kind))
                 entry = Commit(seat=seat, kind="vote", payload={"vote": kind}, state=state)
                 try:
                     await self._commit(snap, entry)
@@ -417,17 +443,32 @@ class RoomService:
             f"{message}: the room is at version {view.version}", state=view.model_dump(mode="json")
         )
 
+    async def commit(self, snap: Snapshot, entry: Commit) -> None:
+        """Persist one entry made on `snap` and tell every socket (the one write path).
+
+        Raises StaleVersion (with the seat's view) when another move landed first."""
+        await self._commit(snap, entry)
+
     async def _commit(self, snap: Snapshot, entry: Commit) -> None:
-        entry = _mark_hands(snap, entry)
         now = self.clock()
+        entry = timers.with_deadline(snap, _mark_hands(snap, entry), now)
         try:
             version = await self.committer.commit(snap, entry, now)
         except StaleVersion:
             self.snapshots.forget(snap.id)
             raise await self._stale(snap.id, entry.seat, "another move was applied first") from None
         hand_seq = snap.hand_seq + (1 if entry.new_hand_start is not None else 0)
+        seats = snap.seats if entry.seats is None else entry.seats
         self.snapshots.put(
-            replace(snap, version=version, state=entry.state, hand_seq=hand_seq, active_at=now)
+            replace(
+                snap,
+                version=version,
+                state=entry.state,
+                hand_seq=hand_seq,
+                active_at=now,
+                seats=seats,
+                turn_deadline=entry.turn_deadline,
+            )
         )
         # The event carries what changed, so other processes (RedisHub) update their cached
         # snapshot of this room instead of reading it back from the database.
@@ -437,8 +478,19 @@ class RoomService:
             "state": self.store.stored_state(snap.id, entry),
             "hand_seq": hand_seq,
             "active_at": now.isoformat(),
+            "turn_deadline": entry.turn_deadline.isoformat() if entry.turn_deadline else None,
+            "attendance": attendance_json(seats),
         }
         await self.hub.publish(snap.id, event)
+
+    @property
+    def rng(self) -> random.Random:
+        """The randomness the computer's moves draw on."""
+        return self._rng
+
+    async def play_computer_turns(self, room_id: str) -> None:
+        """Play the bots' and stand-ins' turns that are due; the caller holds the room's lock."""
+        await self._play_bots(room_id)
 
     async def _play_bots(self, room_id: str) -> None:
         """Play every consecutive bot turn now, each as its own committed move."""
@@ -447,22 +499,21 @@ class RoomService:
             seat = bot_to_move(snap)
             if seat is None:
                 return
-            view = rules.seat_view(snap.state, seat)
-            name = snap.bot_seats[seat]
-            move = await asyncio.to_thread(computer.choose_move, name, view, self._rng)
-            try:
-                new_state = rules.apply(snap.state, seat, move)
-            except rules.IllegalMove:
-                log.warning("bot %s chose an illegal move; playing the fallback", name)
-                move = computer.fallback_move(view, self._rng)
-                new_state = rules.apply(snap.state, seat, move)
+            name = snap.bot_seats.get(seat)
+            if name is None:  # a stand-in: only while its owner is away, one process only
+                if not await standin.may_play(self, snap, seat):
+                    return
+                name = snap.stand_ins[seat]
+            move, new_state = await computer.play_turn(name, snap.state, seat, self._rng)
             entry = Commit(
                 seat=seat, kind="move", payload=rules.move_to_json(move), state=new_state
             )
             try:
                 await self._commit(snap, entry)
             except StaleVersion:
-                return  # another process played this turn
+                # Another process played this turn (the claim keeps stand-ins from this).
+                log.info("a computer turn lost its compare-and-swap to another writer")
+                return
 
     def wake_bots(self, room_id: str, snap: Snapshot) -> None:
         """If a bot is to move (say after a restart cut its turn short), play it soon."""
@@ -495,6 +546,11 @@ class RoomService:
                 for e in entries
                 if e.kind == "vote"
             ]
+            stand_ins = [
+                LogStandIn(version=e.version, seat=e.seat, stand_in=json.loads(e.move)["stand_in"])
+                for e in entries
+                if e.kind == standin.KIND
+            ]
             end = rules.replay(start, [(m.seat, m.move) for m in moves])
             result = rules.seat_view(end, 0).hand_result
             hands.append(
@@ -505,6 +561,7 @@ class RoomService:
                     end_version=hand.end_version or 0,
                     moves=moves,
                     votes=votes,
+                    stand_ins=stand_ins,
                     result=result,
                 )
             )
@@ -527,19 +584,28 @@ def players_range(ruleset: Any) -> tuple[int, int]:
 
 
 def bot_to_move(snap: Snapshot) -> int | None:
+    """The seat a computer plays now: a bot's, or a stand-in's (app/standin.py)."""
     # Read straight from the state (the seat view shows the same phase and turn): this
     # runs after every move.
     state = snap.state
-    if state.phase not in PLAYING or state.turn not in snap.bot_seats or snap.is_waiting:
+    if state.phase not in PLAYING or snap.is_waiting:
         return None
-    return state.turn
+    if state.turn in snap.bot_seats or snap.seats[state.turn].stand_in:
+        return state.turn
+    return None
 
 
-def _voters(snap: Snapshot, seat: int) -> frozenset[int]:
-    # Bots always agree, so only humans vote; in a local room the holder decides.
+def _voters(snap: Snapshot, seat: int, kind: rules.VoteKind) -> frozenset[int]:
+    # Bots always agree, so only humans vote; in a local room the holder decides. A seat
+    # played by a stand-in agrees to the next hand like a bot, but a new match (which
+    # wipes its owner's score) waits for its owner (app/standin.py).
     if snap.mode == "local":
         return frozenset({seat})
-    return frozenset(s.seat for s in snap.seats if s.bot is None)
+    return frozenset(
+        s.seat
+        for s in snap.seats
+        if s.bot is None and not (kind == "next_hand" and s.stand_in and s.seat != seat)
+    )
 
 
 def _repeats_last_deal(state: rules.GameState, kind: rules.VoteKind) -> bool:
@@ -578,11 +644,4 @@ def _mark_hands(snap: Snapshot, entry: Commit) -> Commit:
             new_hand = rules.hand_start(entry.state).model_dump_json()
     # A hand ends when it is scored, or when a new match abandons it halfway.
     ended = was_playing and (after.phase not in PLAYING or new_hand is not None)
-    return Commit(
-        seat=entry.seat,
-        kind=entry.kind,
-        payload=entry.payload,
-        state=entry.state,
-        hand_ended=ended,
-        new_hand_start=new_hand,
-    )
+    return replace(entry, hand_ended=ended, new_hand_start=new_hand)

@@ -35,7 +35,7 @@ from datetime import datetime
 from typing import Any
 
 import rules
-from app.persist.records import Snapshot
+from app.persist.records import Snapshot, with_attendance
 
 Loader = Callable[[str], Awaitable[Snapshot]]
 # A state as a hub event carries it (sealed: app/persist/sealing.py), read for one room.
@@ -181,12 +181,15 @@ class SnapshotCache:
                 return
             if cached.version == version - 1 and isinstance(event.get("state"), str):
                 try:
+                    deadline = event.get("turn_deadline")
                     advanced = replace(
                         cached,
                         version=version,
                         state=self._decode(room, event["state"]),
                         hand_seq=int(event["hand_seq"]),
                         active_at=datetime.fromisoformat(event["active_at"]),
+                        seats=with_attendance(cached.seats, event.get("attendance")),
+                        turn_deadline=datetime.fromisoformat(deadline) if deadline else None,
                     )
                 except (ValueError, KeyError, TypeError):
                     pass  # not what we expected: read it from the database instead

@@ -191,6 +191,8 @@ def _check_play(entry: dict[str, Any], start: rules.GameState, report: HandRepor
             (int(m["seat"]), rules.parse_move(m["move"]), int(m["version"])) for m in entry["moves"]
         ]
         votes = [int(v["version"]) for v in entry.get("votes", [])]
+        # A stand-in's start or end takes a version too (API.md v1.1, stand-in).
+        votes += [int(v["version"]) for v in entry.get("stand_ins", [])]
         start_version = int(entry["start_version"])
         end_version = int(entry["end_version"])
     except (KeyError, TypeError, ValueError) as exc:

@@ -3,7 +3,8 @@ the public room summary, room creation and the hand log."""
 
 from __future__ import annotations
 
-from typing import Literal
+from datetime import datetime
+from typing import Literal, cast
 
 from pydantic import BaseModel, Field
 
@@ -11,12 +12,20 @@ import rules
 from app.persist.records import Snapshot
 
 PLAYING = ("draw", "play")
+StandInLevel = Literal["easy", "medium", "hard"]
 
 
 class SeatInfo(BaseModel):
     name: str | None
     connected: bool
     bot: str | None = Field(description="strategy or level of a computer seat, else null")
+    away_since: datetime | None = Field(
+        None, description="a human seat without a socket: when its last one closed"
+    )
+    stand_in: StandInLevel | None = Field(
+        None, description="the level of the bot playing this seat while its owner is away"
+    )
+    timeouts: int = Field(0, description="turns the turn timer played for this seat")
 
 
 class RoomView(rules.SeatView):
@@ -25,15 +34,31 @@ class RoomView(rules.SeatView):
     room: str
     version: int
     seats: tuple[SeatInfo, ...]
-
-
-def seat_infos(snap: Snapshot, connected: set[int]) -> tuple[SeatInfo, ...]:
-    return tuple(
-        SeatInfo(name=s.name, connected=s.seat in connected, bot=s.bot) for s in snap.seats
+    turn_deadline: datetime | None = Field(
+        None, description="when the turn now played runs out (rooms with a turn timer)"
     )
 
 
-def build_view(snap: Snapshot, seat: int, connected: set[int]) -> RoomView:
+# What the hub knows of a room's seats: who has a socket, and since when the others left.
+Presence = tuple[set[int], dict[int, datetime]]
+
+
+def seat_infos(snap: Snapshot, presence: Presence) -> tuple[SeatInfo, ...]:
+    connected, away = presence
+    return tuple(
+        SeatInfo.model_construct(
+            name=s.name,
+            connected=s.seat in connected,
+            bot=s.bot,
+            away_since=None if s.bot or s.seat in connected else away.get(s.seat),
+            stand_in=cast(StandInLevel | None, s.stand_in),  # app/standin.py: only levels
+            timeouts=s.timeouts,
+        )
+        for s in snap.seats
+    )
+
+
+def build_view(snap: Snapshot, seat: int, presence: Presence) -> RoomView:
     # Built from already-validated parts without validating them again: every socket of a
     # room gets a view after every move, so this is on the hot path.
     view = dict(rules.seat_view(snap.state, seat).__dict__)  # its fields, as validated
@@ -42,7 +67,11 @@ def build_view(snap: Snapshot, seat: int, connected: set[int]) -> RoomView:
         view["phase"] = "waiting"
         view["legal"] = None
     return RoomView.model_construct(
-        **view, room=snap.id, version=snap.version, seats=seat_infos(snap, connected)
+        **view,
+        room=snap.id,
+        version=snap.version,
+        seats=seat_infos(snap, presence),
+        turn_deadline=snap.turn_deadline,
     )
 
 
@@ -52,13 +81,17 @@ class WatchView(RoomView):
     seat: None = None  # type: ignore[assignment]
 
 
-def build_spectator_view(snap: Snapshot, connected: set[int]) -> WatchView:
+def build_spectator_view(snap: Snapshot, presence: Presence) -> WatchView:
     """The room as someone watching sees it: `seat` null, no hand, no `legal`."""
     view = dict(rules.spectator_view(snap.state).__dict__)
     if snap.is_waiting:
         view["phase"] = "waiting"
     return WatchView.model_construct(
-        **view, room=snap.id, version=snap.version, seats=seat_infos(snap, connected)
+        **view,
+        room=snap.id,
+        version=snap.version,
+        seats=seat_infos(snap, presence),
+        turn_deadline=snap.turn_deadline,
     )
 
 
@@ -77,6 +110,12 @@ class RoomOptions(BaseModel):
         description="rummy51: the penalty total that ends the match; null for other variants"
     )
     spectators: bool = Field(description="whether anyone with the room's id may watch it")
+    turn_seconds: int | None = Field(
+        None, description="the turn timer: seconds per turn, null for none"
+    )
+    away_seconds: float = Field(
+        60, description="how long a seat must be away before a stand-in may play it"
+    )
 
 
 class RoomSummary(BaseModel):
@@ -94,15 +133,17 @@ class RoomSummary(BaseModel):
     options: RoomOptions
 
 
-def room_options(snap: Snapshot) -> RoomOptions:
+def room_options(snap: Snapshot, away_seconds: float = 60) -> RoomOptions:
     # A state without a limit of its own plays to the variant's (rummy51: 101).
     return RoomOptions(
         limit=snap.state.limit or rules.get_variant(snap.variant).penalty_limit,
         spectators=snap.spectators,
+        turn_seconds=snap.turn_seconds,
+        away_seconds=away_seconds,
     )
 
 
-def build_summary(snap: Snapshot, connected: set[int]) -> RoomSummary:
+def build_summary(snap: Snapshot, connected: set[int], away_seconds: float = 60) -> RoomSummary:
     public = rules.seat_view(snap.state, 0)
     status: Literal["waiting", "playing", "hand_over", "match_over"]
     if snap.is_waiting:
@@ -126,7 +167,7 @@ def build_summary(snap: Snapshot, connected: set[int]) -> RoomSummary:
             )
             for s in snap.seats
         ),
-        options=room_options(snap),
+        options=room_options(snap, away_seconds),
     )
 
 
@@ -160,6 +201,14 @@ class LogVote(BaseModel):
     vote: rules.VoteKind
 
 
+class LogStandIn(BaseModel):
+    """A stand-in started (`stand_in`: the bot's level) or ended (null) for `seat`."""
+
+    version: int
+    seat: int
+    stand_in: str | None
+
+
 class LogHand(BaseModel):
     """One finished hand: replay `moves` from `start` with rules.replay to rebuild it."""
 
@@ -169,6 +218,10 @@ class LogHand(BaseModel):
     end_version: int
     moves: list[LogMove]
     votes: list[LogVote]
+    stand_ins: list[LogStandIn] = Field(
+        default_factory=list,
+        description="stand-ins started and ended during the hand: versions without a move",
+    )
     result: rules.HandResult | None = Field(
         description="null when the hand was abandoned by a new_match vote"
     )

@@ -53,6 +53,7 @@ async def create_room(
         deal=body.deal,
         limit=body.limit,
         spectators=body.spectators,
+        turn_seconds=body.turn_seconds,
     )
     token = tokens[0]
     assert token is not None
@@ -87,7 +88,8 @@ async def join_room(
 async def room_summary(room: RoomId, service: ServiceDep) -> RoomSummary:
     """Public summary: variant, players, seats (name, taken, connected, bot), status."""
     snap = await service.snapshot(room)
-    return build_summary(snap, await service.hub.presence(room))
+    presence = await service.hub.presence(room)
+    return build_summary(snap, presence, service.settings.away_seconds)
 
 
 @router.get("/rooms/{room}/state", response_model=RoomView, responses=errors(*SEAT))

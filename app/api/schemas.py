@@ -39,6 +39,13 @@ class CreateRoomRequest(BaseModel):
     spectators: bool = Field(
         True, strict=True, description="whether anyone with the room's id may watch it"
     )
+    turn_seconds: int | None = Field(
+        None,
+        ge=15,
+        le=600,
+        strict=True,
+        description="a turn timer: seconds per turn, after which the server plays it (null: none)",
+    )
 
 
 class JoinRequest(BaseModel):
@@ -57,3 +64,7 @@ class VoteRequest(BaseModel):
     version: int | None = Field(
         None, ge=0, le=2**31, strict=True, description="optional stale check"
     )
+
+
+class StandInRequest(BaseModel):
+    seat: int = Field(ge=0, le=7, strict=True, description="the away seat a bot should play")

@@ -25,6 +25,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 import rules
+from app import standin
 from app.api.outbox import CLOSE_BEHIND, Outbox
 from app.api.schemas import MoveRequest, VoteRequest
 from app.errors import (
@@ -81,15 +82,22 @@ async def room_socket(
     else:
         outbox.notify({"kind": "presence"})  # a seat's connect would have sent it
     outbox.notify({"kind": "state"})
-    writer = asyncio.create_task(_write(websocket, service, room, seat, outbox))
+    writer: asyncio.Task[None] | None = None
     try:
         try:
-            # A reconnect must not trust a cache that missed news.
+            # A reconnect must not trust a cache that missed news, and its first view waits
+            # for that check: a stale first view would let a client decide twice on one
+            # version (its move sent before the reconnect may have landed already).
             snap = await service.current(room)
         except Unavailable:
             # No connection free for the check: the cached room it was authorized on serves,
             # and app.healing compares it with the database within seconds.
             snap = await service.snapshot(room)
+        writer = asyncio.create_task(_write(websocket, service, room, seat, outbox))
+        if seat is not None:
+            # The owner is back: a bot standing in stops before its next move.
+            with contextlib.suppress(AppError):  # else its first move ends it
+                await standin.end(service, room, seat, None, check=True)
         service.wake_bots(room, snap)
         reader = asyncio.create_task(_read(websocket, service, room, seat, outbox))
         try:
@@ -109,9 +117,10 @@ async def room_socket(
         pass
     finally:
         unsubscribe()
-        writer.cancel()
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await writer
+        if writer is not None:
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await writer
         if seat is not None:
             await service.hub.disconnect(room, seat)
     if outbox.behind:
@@ -234,16 +243,16 @@ async def _write(
                 await websocket.send_json({"type": "error", **error_payload(exc)[1]})
                 await websocket.close(CLOSE_CODES.get(exc.status, 1008))
                 return
-            connected = await service.hub.presence(room)
+            presence = await service.presence(room)
             if want_state and snap.version >= sent:
                 sent = snap.version
                 view: RoomView = await (
-                    service.watch(room, snap, connected)
+                    service.watch(room, snap, presence)
                     if seat is None
-                    else service.view(room, seat, snap, connected)
+                    else service.view(room, seat, snap, presence)
                 )
                 # Serialized once, straight to text: this runs for every socket on every move.
                 await websocket.send_text('{"type":"state","state":' + view.model_dump_json() + "}")
             if want_presence:
-                seats = [s.model_dump(mode="json") for s in seat_infos(snap, connected)]
+                seats = [s.model_dump(mode="json") for s in seat_infos(snap, presence)]
                 await websocket.send_json({"type": "presence", "seats": seats})

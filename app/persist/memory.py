@@ -82,6 +82,8 @@ class MemoryStore:
         seats: list[NewSeat],
         now: datetime,
         spectators: bool = True,
+        turn_seconds: int | None = None,
+        turn_deadline: datetime | None = None,
     ) -> None:
         rows = tuple(
             SeatRow(
@@ -93,7 +95,10 @@ class MemoryStore:
             )
             for i, s in enumerate(seats)
         )
-        snap = Snapshot(room_id, variant, players, mode, 0, 0, now, state, rows, spectators)
+        snap = Snapshot(
+            room_id, variant, players, mode, 0, 0, now, state, rows, spectators, turn_seconds
+        )
+        snap = replace(snap, turn_deadline=turn_deadline)
         start = rules.hand_start(state).model_dump_json()
         self._rooms[room_id] = _Room(
             snapshot=snap,
@@ -117,7 +122,13 @@ class MemoryStore:
         return None
 
     async def take_seat(
-        self, room_id: str, *, name: str | None, token_hash: str, now: datetime
+        self,
+        room_id: str,
+        *,
+        name: str | None,
+        token_hash: str,
+        now: datetime,
+        deadline: datetime | None = None,
     ) -> int | None:
         room = self._room(room_id)
         snap = room.snapshot
@@ -127,6 +138,8 @@ class MemoryStore:
                 taken = replace(row, name=name, taken=True, token_hash=token_hash)
                 seats = tuple(taken if s.seat == row.seat else s for s in snap.seats)
                 room.snapshot = replace(snap, seats=seats, active_at=now)
+                if snap.turn_seconds and not room.snapshot.is_waiting:
+                    room.snapshot = replace(room.snapshot, turn_deadline=deadline)
                 room.token_hashes[row.seat] = token_hash
                 return row.seat
         return None
@@ -144,6 +157,8 @@ class MemoryStore:
             state=entry.state,
             active_at=now,
             hand_seq=snap.hand_seq + 1 if new_hand else snap.hand_seq,
+            seats=room.snapshot.seats if entry.seats is None else entry.seats,
+            turn_deadline=entry.turn_deadline,
         )
         room.log.append(
             (snap.hand_seq, LogEntry(version, entry.seat, entry.kind, entry.payload_json))
@@ -161,6 +176,14 @@ class MemoryStore:
 
     async def hand_started_at(self, room_id: str, seq: int) -> int:
         return next((h.start_version for h in self._room(room_id).hands if h.seq == seq), 0)
+
+    async def due_turns(self, now: datetime, limit: int) -> list[str]:
+        due = [
+            (room.snapshot.turn_deadline, room_id)
+            for room_id, room in self._rooms.items()
+            if room.snapshot.turn_deadline is not None and room.snapshot.turn_deadline <= now
+        ]
+        return [room_id for _, room_id in sorted(due)[:limit]]
 
     async def finished_hands(self, room_id: str) -> list[tuple[HandRecord, list[LogEntry]]]:
         room = self._room(room_id)

@@ -19,8 +19,9 @@ from typing import Any
 
 from sqlalchemy.ext.asyncio import AsyncEngine
 
+from app.persist.records import attendance_json
 from app.persist.sealing import StateCipher
-from app.persist.sql import seal_hand
+from app.persist.sql import entry_seats, seal_hand
 from app.persist.store import Batch, batch_order
 
 # Rows of `b` are the batch's entries; `won` those whose room was still at `expected`.
@@ -30,12 +31,15 @@ _BATCH = """
 WITH b AS (
     SELECT * FROM unnest(
         $1::varchar[], $2::integer[], $3::text[], $4::integer[], $5::timestamptz[],
-        $6::integer[], $7::varchar[], $8::text[], $9::boolean[], $10::text[]
-    ) AS b(id, expected, state, hand_seq, at, seat, kind, move, ended, new_hand)
+        $6::integer[], $7::varchar[], $8::text[], $9::boolean[], $10::text[],
+        $11::timestamptz[], $12::text[]
+    ) AS b(id, expected, state, hand_seq, at, seat, kind, move, ended, new_hand,
+           deadline, attendance)
 ),
 moved AS (
     UPDATE rooms AS r
     SET version = b.expected + 1, state = b.state, active_at = b.at,
+        turn_deadline = b.deadline, attendance = b.attendance,
         hand_seq = CASE WHEN b.new_hand IS NULL THEN b.hand_seq ELSE b.hand_seq + 1 END
     FROM b
     WHERE r.id = b.id AND r.version = b.expected
@@ -72,7 +76,7 @@ class PostgresWriter:
         """See `Writer.commit_many`."""
         cipher = self._cipher
         order = batch_order(batch)
-        columns: list[list[Any]] = [[] for _ in range(10)]
+        columns: list[list[Any]] = [[] for _ in range(12)]
         for i in order:
             room, entry, now = batch[i]
             values = (
@@ -88,6 +92,8 @@ class PostgresWriter:
                 None
                 if entry.new_hand_start is None
                 else seal_hand(cipher, room.id, room.hand_seq + 1, entry.new_hand_start),
+                entry.turn_deadline,
+                attendance_json(entry_seats(room, entry)),
             )
             for column, value in zip(columns, values, strict=True):
                 column.append(value)

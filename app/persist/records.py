@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import hmac
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import cached_property
 from typing import TYPE_CHECKING, Any
@@ -30,6 +30,10 @@ class SeatRow:
     # The seat's token hash, so a socket or a request is authorized from the cached room
     # without a read. Never in a view; kept out of repr so no log line shows it.
     token_hash: str | None = field(default=None, repr=False)
+    # The bot level playing this seat while its owner is away (app/standin.py), and how
+    # many of its turns the turn timer played (app/timers.py).
+    stand_in: str | None = None
+    timeouts: int = 0
 
 
 @dataclass(frozen=True)
@@ -47,6 +51,9 @@ class Snapshot:
     seats: tuple[SeatRow, ...]
     # Whether the room may be watched (POST /api/rooms `spectators`).
     spectators: bool = True
+    # The turn timer's length (None: no timer) and when the turn now played runs out.
+    turn_seconds: int | None = None
+    turn_deadline: datetime | None = None
 
     @property
     def is_waiting(self) -> bool:
@@ -56,6 +63,11 @@ class Snapshot:
     @property
     def bot_seats(self) -> dict[int, str]:
         return {s.seat: s.bot for s in self.seats if s.bot}
+
+    @property
+    def stand_ins(self) -> dict[int, str]:
+        """Human seats a bot plays for now, with the bot's level."""
+        return {s.seat: s.stand_in for s in self.seats if s.stand_in}
 
     def seat_of(self, token_hash: str) -> int | None:
         """The seat whose token hashes to `token_hash`, None when no seat of this room has it."""
@@ -84,6 +96,10 @@ class Commit:
     hand_ended: bool = False
     # A new hand was dealt by this entry: its rules.hand_start(state) as JSON.
     new_hand_start: str | None = None
+    # The room's seats after this entry when it changes a stand-in or a timeout count
+    # (None: the room's seats as they were), and when the turn after it runs out.
+    seats: tuple[SeatRow, ...] | None = None
+    turn_deadline: datetime | None = None
 
     @cached_property
     def state_json(self) -> str:
@@ -123,3 +139,35 @@ class LogEntry:
     seat: int
     kind: str
     move: str
+
+
+def attendance_json(seats: tuple[SeatRow, ...]) -> str | None:
+    """`rooms.attendance` for these seats: None while nobody was ever stood in or timed out.
+
+    >>> ann, bo = SeatRow(0, "Ann", True, None), SeatRow(1, "Bo", True, None, None, "hard", 2)
+    >>> attendance_json((ann, bo))
+    '{"stand_in": [null, "hard"], "timeouts": [0, 2]}'
+    """
+    if not any(s.stand_in or s.timeouts for s in seats):
+        return None
+    return json.dumps(
+        {"stand_in": [s.stand_in for s in seats], "timeouts": [s.timeouts for s in seats]}
+    )
+
+
+def with_attendance(seats: tuple[SeatRow, ...], stored: str | None) -> tuple[SeatRow, ...]:
+    """The seats with the stand-ins and timeouts of `attendance_json`'s text."""
+    if not stored:
+        if any(s.stand_in or s.timeouts for s in seats):
+            return tuple(replace(s, stand_in=None, timeouts=0) for s in seats)
+        return seats
+    data = json.loads(stored)
+    stand_in, timeouts = data.get("stand_in", []), data.get("timeouts", [])
+    return tuple(
+        replace(
+            s,
+            stand_in=stand_in[s.seat] if s.seat < len(stand_in) else None,
+            timeouts=int(timeouts[s.seat]) if s.seat < len(timeouts) else 0,
+        )
+        for s in seats
+    )

@@ -14,11 +14,12 @@ here, so nothing above this module sees a sealed value.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, insert, select, update
+from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -33,6 +34,8 @@ from app.persist.records import (
     SeatRow,
     Snapshot,
     as_utc,
+    attendance_json,
+    with_attendance,
 )
 from app.persist.sealing import PREFIX, StateCipher
 from app.persist.store import Batch, Writer, batch_order
@@ -40,10 +43,17 @@ from app.persist.store import Batch, Writer, batch_order
 log = logging.getLogger("rummy.store")
 
 
-def cas_params(room: Snapshot, entry: Commit, at: Any, cipher: StateCipher) -> dict[str, Any]:
+def cas_params(
+    room: Snapshot,
+    entry: Commit,
+    at: Any,
+    cipher: StateCipher,
+    stamp: Callable[[datetime], Any] | None = None,
+) -> dict[str, Any]:
     """The bound values of `BATCH_SQL.cas` for one entry (`at`: its time as the driver
-    takes it)."""
+    takes it; `stamp` turns the turn's deadline into the same form)."""
     new_hand = entry.new_hand_start is not None
+    deadline = entry.turn_deadline
     return {
         "b_id": room.id,
         "b_expected": room.version,
@@ -51,7 +61,14 @@ def cas_params(room: Snapshot, entry: Commit, at: Any, cipher: StateCipher) -> d
         "b_state": entry.sealed_state(cipher, room.id),
         "b_at": at,
         "b_hand_seq": room.hand_seq + 1 if new_hand else room.hand_seq,
+        "b_deadline": stamp(deadline) if stamp is not None and deadline is not None else deadline,
+        "b_attendance": attendance_json(entry_seats(room, entry)),
     }
+
+
+def entry_seats(room: Snapshot, entry: Commit) -> tuple[SeatRow, ...]:
+    """The room's seats once `entry` is written."""
+    return room.seats if entry.seats is None else entry.seats
 
 
 @dataclass
@@ -188,6 +205,8 @@ class SqlStore:
         seats: list[NewSeat],
         now: datetime,
         spectators: bool = True,
+        turn_seconds: int | None = None,
+        turn_deadline: datetime | None = None,
     ) -> None:
         async with self._sessions.begin() as session:
             session.add(
@@ -204,6 +223,8 @@ class SqlStore:
                     created_at=now,
                     active_at=now,
                     spectators=spectators,
+                    turn_seconds=turn_seconds,
+                    turn_deadline=turn_deadline,
                 )
             )
             await session.flush()
@@ -242,17 +263,22 @@ class SqlStore:
                 hand_seq=room.hand_seq,
                 active_at=as_utc(room.active_at),
                 state=self.decode_state(room.id, room.state),
-                seats=tuple(
-                    SeatRow(
-                        seat=r.seat,
-                        name=r.name,
-                        taken=r.token_hash is not None or r.bot is not None,
-                        bot=r.bot,
-                        token_hash=r.token_hash,
-                    )
-                    for r in rows
+                seats=with_attendance(
+                    tuple(
+                        SeatRow(
+                            seat=r.seat,
+                            name=r.name,
+                            taken=r.token_hash is not None or r.bot is not None,
+                            bot=r.bot,
+                            token_hash=r.token_hash,
+                        )
+                        for r in rows
+                    ),
+                    room.attendance,
                 ),
                 spectators=room.spectators,
+                turn_seconds=room.turn_seconds,
+                turn_deadline=as_utc(room.turn_deadline) if room.turn_deadline else None,
             )
 
     async def seat_of(self, token_hash: str) -> tuple[str, int] | None:
@@ -265,9 +291,16 @@ class SqlStore:
             return (row[0], row[1]) if row else None
 
     async def take_seat(
-        self, room_id: str, *, name: str | None, token_hash: str, now: datetime
+        self,
+        room_id: str,
+        *,
+        name: str | None,
+        token_hash: str,
+        now: datetime,
+        deadline: datetime | None = None,
     ) -> int | None:
-        """Claim the lowest free seat; None when the room is full.
+        """Claim the lowest free seat; None when the room is full. The seat that fills the
+        room starts its first turn's timer at `deadline`.
 
         Each claim is its own conditional UPDATE, so two joiners (even in two processes)
         never get the same seat: the loser sees 0 rows and tries the next one.
@@ -296,6 +329,12 @@ class SqlStore:
                     await session.execute(
                         update(Room).where(Room.id == room_id).values(active_at=now)
                     )
+                    if deadline is not None and not await self._free_seats(session, room_id):
+                        await session.execute(
+                            update(Room)
+                            .where(Room.id == room_id, Room.turn_seconds.is_not(None))
+                            .values(turn_deadline=deadline)
+                        )
                     return seat
         return None
 
@@ -305,6 +344,26 @@ class SqlStore:
                 select(Hand.start_version).where(Hand.room_id == room_id, Hand.seq == seq)
             )
         return int(version or 0)
+
+    @staticmethod
+    async def _free_seats(session: AsyncSession, room_id: str) -> int:
+        free = await session.scalar(
+            select(func.count()).where(
+                Seat.room_id == room_id, Seat.token_hash.is_(None), Seat.bot.is_(None)
+            )
+        )
+        return int(free or 0)
+
+    async def due_turns(self, now: datetime, limit: int) -> list[str]:
+        """Rooms whose turn deadline has passed, the longest overdue first."""
+        async with self._sessions() as session:
+            rows = await session.scalars(
+                select(Room.id)
+                .where(Room.turn_deadline.is_not(None), Room.turn_deadline <= now)
+                .order_by(Room.turn_deadline)
+                .limit(limit)
+            )
+            return list(rows.all())
 
     async def finished_hands(self, room_id: str) -> list[tuple[HandRecord, list[LogEntry]]]:
         """Every hand that has ended, with its entries in version order."""
@@ -428,6 +487,8 @@ class _BatchSQL:
                 state=bindparam("b_state"),
                 active_at=bindparam("b_at"),
                 hand_seq=bindparam("b_hand_seq"),
+                turn_deadline=bindparam("b_deadline"),
+                attendance=bindparam("b_attendance"),
             )
         )
         self.log = insert(MoveLog)

@@ -103,7 +103,7 @@ class SqliteWriter:
             for i in batch_order(batch):
                 room, entry, now = batch[i]
                 stamp = _stamp(now)
-                if conn.execute(_CAS, cas_params(room, entry, stamp, cipher)).rowcount == 1:
+                if conn.execute(_CAS, cas_params(room, entry, stamp, cipher, _stamp)).rowcount == 1:
                     results[i] = room.version + 1
                     rows.add(room, entry, stamp)
             if rows.logs:

@@ -64,6 +64,8 @@ class Store(Protocol):
         seats: list[NewSeat],
         now: datetime,
         spectators: bool = True,
+        turn_seconds: int | None = None,
+        turn_deadline: datetime | None = None,
     ) -> None: ...
 
     async def load(self, room_id: str) -> Snapshot:
@@ -81,9 +83,20 @@ class Store(Protocol):
     async def seat_of(self, token_hash: str) -> tuple[str, int] | None: ...
 
     async def take_seat(
-        self, room_id: str, *, name: str | None, token_hash: str, now: datetime
+        self,
+        room_id: str,
+        *,
+        name: str | None,
+        token_hash: str,
+        now: datetime,
+        deadline: datetime | None = None,
     ) -> int | None:
-        """Claim the lowest free seat; None when the room is full."""
+        """Claim the lowest free seat; None when the room is full. When that seat fills
+        a room with a turn timer, its first turn runs out at `deadline`."""
+        ...
+
+    async def due_turns(self, now: datetime, limit: int) -> list[str]:
+        """Up to `limit` rooms whose turn deadline is `now` or earlier, most overdue first."""
         ...
 
     async def finished_hands(self, room_id: str) -> list[tuple[HandRecord, list[LogEntry]]]:

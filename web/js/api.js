@@ -44,6 +44,8 @@ export const sendMove = (id, token, move, version) =>
 // The version makes a repeated vote (a double click) a no-op once its hand is dealt.
 export const sendVote = (id, token, vote, version) =>
   request("POST", `${room(id)}/votes`, { token, body: { vote, version } });
+// Seats that stay alive: a bot plays `seat` while its owner is away.
+export const standIn = (id, token, seat) => request("POST", `${room(id)}/stand-in`, { token, body: { seat } });
 
 /** Close codes the server uses for 401/403/404/410: the error code each stands for. */
 const FATAL = { 4401: "unauthorized", 4403: "forbidden", 4404: "room_not_found", 4410: "room_expired" };

@@ -122,6 +122,7 @@ export function bindEvents(store, game) {
     },
     "toast-close": () => store.update({ toast: null }),
     watch: () => game.watch(),
+    "stand-in": (el) => game.standIn(Number(el.dataset.seat)),
   };
 
   delegate(body, "click", "[data-action]", (ev, el) => {

@@ -13,6 +13,7 @@ import { buildReplay } from "./replay.js";
 import { sheetFromLog } from "./scoresheet.js";
 import { loadSheet, saveGame, saveSheet, savedGame } from "./saved.js";
 import { recordHand } from "./stats.js";
+import { learnRoom } from "./seats-alive.js";
 import { store } from "./store.js";
 
 let socket = null;
@@ -169,6 +170,7 @@ async function connect() {
     },
   });
   if (token) announceTab();
+  learnRoom(api.getRoom, room).then(() => store.emit());
 }
 
 const game = {
@@ -177,6 +179,7 @@ const game = {
     const players = Number(f.players) || 2;
     const body = { variant: f.variant, players, mode: f.mode, name: f.name || t("defaultName", { n: 1 }) };
     body.spectators = f.spectators !== false;
+    if (f.mode !== "local" && Number(f.turnSeconds)) body.turn_seconds = Number(f.turnSeconds);
     if (store.rules(f.variant).penalty_limits?.length) body.limit = Number(f.limit) || store.rules(f.variant).penalty_limit;
     if (f.mode === "computer") {
       body.bots = Object.fromEntries(Array.from({ length: players - 1 }, (_, i) => [String(i + 1), f.level || "medium"]));
@@ -205,6 +208,16 @@ const game = {
       await connect();
     } catch (err) {
       if (err.code === "room_full") store.extra.join = { ...store.extra.join, full: true };
+      showError(err);
+    }
+  },
+
+  /** Let the computer play for `seat`, whose owner left (API.md v1.1 stand-in). */
+  async standIn(seat) {
+    const s = store.session;
+    try {
+      applyView(unwrapView(await api.standIn(s.room, s.token, seat)));
+    } catch (err) {
       showError(err);
     }
   },

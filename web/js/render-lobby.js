@@ -115,6 +115,11 @@ export function renderLobby(store) {
         h("label", { class: "field grow" }, h("span", { text: t("yourName") }),
           h("input", { name: "name", id: "name", maxlength: "24", autocomplete: "nickname", placeholder: t("namePlaceholder"), value: form.name, data: { field: "name" } })),
         form.mode === "local" ? otherNames(form, Number(form.players) || chosen.min || 2) : null),
+      form.mode !== "local"
+        ? h("label", { class: "field" }, h("span", { text: t("turnTimer") }),
+            h("select", { name: "turn_seconds", id: "turn-seconds", data: { field: "turnSeconds" } },
+              ["", "30", "60", "120"].map((n) => h("option", { value: n, selected: String(form.turnSeconds || "") === n, text: n ? t("turnTimerN", { n }) : t("turnTimerOff") }))))
+        : null,
       h("label", { class: "field check" },
         h("input", { type: "checkbox", name: "spectators", id: "spectators", checked: form.spectators !== false, data: { field: "spectators" } }),
         h("span", { text: t("allowSpectators") })),

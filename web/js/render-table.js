@@ -50,6 +50,7 @@ function opponent(view, seat, local, place) {
       dot(info),
       h("span", { class: "name", text: seatName(view, seat) }),
       info.bot ? h("span", { class: "tag", title: info.bot, text: botLabel(info.bot) }) : null,
+      info.stand_in ? h("span", { class: "tag stand-in", text: t("computerPlaysFor", { name: seatName(view, seat) }) }) : null,
       h("span", { class: "seatno", text: t("seatLabel", { seat: seat + 1 }) }),
     ),
     h("div", { class: "backs", "aria-hidden": "true" }, backs),

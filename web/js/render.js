@@ -9,6 +9,7 @@ import { seatName } from "./names.js";
 import { renderHandEnd } from "./render-end.js";
 import { renderJoin, renderLobby, renderMessage, renderRules } from "./render-lobby.js";
 import { renderTable } from "./render-table.js";
+import { awayBanners, keepTicking, turnClock } from "./seats-alive.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -48,10 +49,10 @@ function banners(store) {
     items.push(h("div", { class: "banner reconnecting", id: "reconnecting", role: "status", text: t("reconnecting") }));
   }
   if (store.page === "table" && store.view && store.session?.mode === "online") {
-    for (const seat of store.gone) {
-      items.push(h("div", { class: "banner left-table", role: "status", data: { seat: String(seat) }, text: t("leftTable", { name: seatName(store.view, seat) }) }));
-    }
+    // Who left (with the stand-in countdown and button) comes from the view's away_since.
+    items.push(...awayBanners(store));
   }
+  if (store.page === "table" && store.view) items.push(...turnClock(store));
   if (store.twoTabs) items.push(h("div", { class: "banner two-tabs", id: "two-tabs", role: "alert", text: t("twoTabs") }));
   return items;
 }
@@ -131,6 +132,7 @@ export function render(store) {
   $("room-label").textContent = store.view ? `${t("handNo", { n: store.view.hand_number })}` : "";
   $("conn-status").textContent = "";
   $("banners").replaceChildren(...banners(store));
+  keepTicking(store);
   const toast = $("toast");
   if (store.toast) {
     toast.hidden = false;

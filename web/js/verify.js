@@ -221,7 +221,10 @@ export async function verifyHand(entry, rulesets, seen = [], say = sayIn("en")) 
       report.problems.push(say("stock", { at: at + 1 }));
     }
   }
-  const versions = [...(entry.moves || []), ...(entry.votes || [])].map((m) => m.version).sort((a, b) => a - b);
+  // A stand-in's start or end takes a version too (API.md v1.1).
+  const versions = [...(entry.moves || []), ...(entry.votes || []), ...(entry.stand_ins || [])]
+    .map((m) => m.version)
+    .sort((a, b) => a - b);
   const expected = Array.from({ length: entry.end_version - entry.start_version }, (_, i) => entry.start_version + 1 + i);
   if (!same(versions, expected)) {
     report.problems.push(say("versions"));

@@ -1,0 +1,30 @@
+"""Seats that stay alive (API.md v1.1): a stand-in for a seat whose owner left."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from app import standin
+from app.api.responses import BODY, SEAT, errors
+from app.api.schemas import StandInRequest
+from app.deps import RoomId, SeatDep, ServiceDep
+from app.views import RoomView
+
+router = APIRouter(prefix="/api/rooms/{room}", tags=["play"])
+
+_PRESENT = "The seat is at the table, or left less than `away_seconds` ago (`seat_present`)"
+
+
+@router.post(
+    "/stand-in",
+    response_model=RoomView,
+    responses=errors(*SEAT, 409, *BODY, e409=_PRESENT),
+)
+async def post_stand_in(
+    room: RoomId, body: StandInRequest, seat: SeatDep, service: ServiceDep
+) -> RoomView:
+    """Let a bot of the room's level play seat `seat` (not your own) until its owner comes
+    back (a socket with its token opens, or it sends a move). 409 `seat_present` while the
+    seat is connected or has been away for less than `away_seconds`. Returns your view."""
+    await standin.start(service, room, seat, body.seat)
+    return await service.view(room, seat)

@@ -1,0 +1,100 @@
+"""Seats that stay alive in the browser: the guest closes the page, the host sees the
+banner and its countdown, lets the computer play for the guest, the bot plays, and the
+guest reopens the invite link and gets the seat back. The shared server's clock is moved
+forward for the minute of waiting, and put back afterwards."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from playwright.async_api import expect
+from test_web_online import ANNA, BOB
+from webdeals import deal
+
+from app.service import utcnow
+
+pytestmark = pytest.mark.browser
+
+
+class FakeClock:
+    def __init__(self) -> None:
+        self.offset = timedelta()
+
+    def __call__(self) -> datetime:
+        return datetime.now(UTC) + self.offset
+
+
+async def test_the_computer_plays_for_a_guest_who_left_until_the_guest_is_back(
+    pages, http, live_server
+) -> None:
+    cards = deal("classic", [ANNA, BOB], discard=["5C"], stock_top=["QD", "8D", "2H", "3H"])
+    body = {"variant": "classic", "players": 2, "name": "Anna", "deal": cards}
+    created = (await http.post("/api/rooms", json=body)).json()
+    room = created["room"]
+    joined = (await http.post(f"/api/rooms/{room}/join", json={"name": "Bob"})).json()
+    clock = FakeClock()
+    live_server.set_clock(clock)
+    try:
+        # Anna's browser keeps its own time for the countdown: it is moved on with the server's.
+        anna_ctx = await pages.context()
+        await anna_ctx.clock.install()
+        anna = await pages.page(ctx=anna_ctx, path=f"/r/{room}#seat={created['token']}")
+        bob_ctx = await pages.context()
+        bob = await pages.page(ctx=bob_ctx, path=f"/r/{room}#seat={joined['token']}")
+        await expect(bob.locator("#hand .card")).to_have_count(10)
+        dot = anna.locator('.opponent[data-seat="1"] .dot')
+        await expect(dot).to_have_attribute("data-presence", "on")
+        await bob.close()
+
+        banner = anna.locator('.banner.left-table[data-seat="1"]')
+        await expect(banner).to_contain_text("Bob heeft de tafel verlaten.")
+        countdown = banner.locator(".countdown")
+        await expect(countdown).to_contain_text("Over ")
+        assert 0 < int(await countdown.get_attribute("data-seconds") or 0) <= 60
+        ask = anna.get_by_role("button", name="Laat de computer voor Bob spelen")
+        await expect(ask).to_have_count(0)
+
+        clock.offset = timedelta(seconds=61)
+        await anna.clock.fast_forward(61_000)
+        await ask.click()
+        tag = anna.locator('.opponent[data-seat="1"] .tag.stand-in')
+        await expect(tag).to_have_text("de computer speelt voor Bob")
+        await expect(anna.locator(".banner.stand-in")).to_have_text("de computer speelt voor Bob")
+
+        # Anna plays a turn; the computer answers for Bob at once.
+        await anna.locator('[data-action="draw"][data-source="stock"]').click()
+        await anna.locator('#hand .card[data-card="QD"]').first.click()
+        await anna.get_by_role("button", name="Afleggen").click()
+        await expect(anna.locator("#last-move")).to_contain_text("Bob")
+        await expect(anna.locator("#turn-line")).to_have_text(
+            "Jij bent aan de beurt: trek een kaart."
+        )
+
+        # Bob opens the invite link again: this browser remembers his seat.
+        bob = await pages.page(ctx=bob_ctx, path=f"/r/{room}")
+        await expect(bob.locator("#hand .card")).to_have_count(10)
+        assert bob.url.endswith(f"/r/{room}#seat={joined['token']}")
+        await expect(tag).to_have_count(0)
+        await expect(anna.locator(".banner.stand-in")).to_have_count(0)
+        await expect(dot).to_have_attribute("data-presence", "on")
+    finally:
+        live_server.set_clock(utcnow)
+
+
+async def test_the_lobby_sets_a_turn_timer_and_the_table_shows_its_clock(pages, http) -> None:
+    anna = await pages.page(path="/")
+    await anna.locator("#name").fill("Anna")
+    await anna.locator("#turn-seconds").select_option("60")
+    await anna.get_by_role("button", name="Spel maken").click()
+    invite = await anna.locator("#invite-url").input_value()
+    room = invite.rsplit("/", 1)[1]
+    summary = (await http.get(f"/api/rooms/{room}")).json()
+    assert summary["options"]["turn_seconds"] == 60
+    clock = anna.locator("#turn-clock")
+    await expect(clock).to_have_count(0)  # no clock while the room waits for Bob
+    joined = await http.post(f"/api/rooms/{room}/join", json={"name": "Bob"})
+    assert joined.status_code == 201
+    await expect(clock).to_be_visible()
+    assert 0 < int(await clock.get_attribute("data-seconds") or 0) <= 60
+    await expect(clock).to_contain_text(" s")
