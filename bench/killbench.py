@@ -312,7 +312,8 @@ async def killer(run: Run, kills: int, duration: float, rng: random.Random) -> l
 
 
 async def audit(url: str, rooms: list[Room]) -> tuple[int, int]:
-    """(acknowledged moves missing from the logs, rooms whose log has gaps)."""
+    """(acknowledged moves missing from the logs, rooms whose log has gaps); each miss is
+    printed with what the log holds at its version."""
     lost = gaps = 0
     async with httpx.AsyncClient(timeout=30) as http:
         for room in rooms:
@@ -327,6 +328,7 @@ async def audit(url: str, rooms: list[Room]) -> tuple[int, int]:
                 entry = logged.get(version)
                 if entry is None or entry[0] != seat or not same_move(entry[1], move):
                     lost += 1
+                    print(f"  lost? {room.id} v{version} seat {seat} {move}; log has {entry}")
             gaps += log_gaps(log) > 0
     return lost, gaps
 
