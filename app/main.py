@@ -24,7 +24,7 @@ from app.api import health, moves, rooms, seats, watch, ws
 from app.config import Settings, get_settings
 from app.db import create_engine
 from app.errors import AppError, error_payload
-from app.healing import RoomMarks, heal_forever
+from app.healing import heal_forever
 from app.hub import create_hub
 from app.persist import create_store
 from app.service import Clock, RoomService, utcnow
@@ -60,12 +60,11 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         await hub.start()
         store = create_store(engine, settings)
         await store.seal_plain_rows()
-        marks = RoomMarks(engine)
-        service = RoomService(store, hub, settings, clock or utcnow, marks)
+        service = RoomService(store, hub, settings, clock or utcnow)
         app.state.service = service
         _tune_gc()
         purger = asyncio.create_task(_purge_forever(service, settings.purge_interval_seconds))
-        healer = asyncio.create_task(heal_forever(service, marks, settings.heal_interval_seconds))
+        healer = asyncio.create_task(heal_forever(service, settings.heal_interval_seconds))
         timer = asyncio.create_task(run_timers(service, settings.timer_interval_seconds))
         try:
             yield

@@ -38,11 +38,10 @@ from app.errors import (
     Unauthorized,
     WaitingForPlayers,
 )
-from app.healing import RoomMarks
 from app.hub import Hub
 from app.persist import Commit, GroupCommitter, NewSeat, Snapshot, Store
-from app.persist.records import attendance_json
-from app.snapshots import SnapshotCache, mark_of
+from app.persist.records import attendance_json, mark_of
+from app.snapshots import SnapshotCache
 from app.views import (
     PLAYING,
     LogHand,
@@ -89,7 +88,6 @@ class RoomService:
         hub: Hub,
         settings: Settings,
         clock: Clock = utcnow,
-        marks: RoomMarks | None = None,
     ) -> None:
         self.store = store
         self.hub = hub
@@ -105,8 +103,6 @@ class RoomService:
         # Recent rooms' snapshots: the move path and the sockets' views read no database.
         self.snapshots = SnapshotCache(store.load, store.decode_state, on_newer=self._heard)
         hub.watch(self.snapshots.on_event)
-        # Cheap checks of a cached room against the database (without: read it again).
-        self.marks = marks
         # Moves of different rooms that arrive together share one transaction.
         self.committer = GroupCommitter(store.writer, store.fallback)
 
@@ -133,7 +129,7 @@ class RoomService:
 
         Raises RoomNotFound, RoomExpired."""
         snap = await self.snapshot(room_id)
-        if self.marks is not None and await self.marks.of(room_id) == mark_of(snap):
+        if (await self.store.marks([room_id])).get(room_id) == mark_of(snap):
             return snap
         return await self.snapshot(room_id, fresh=True)
 

@@ -35,21 +35,14 @@ from datetime import datetime
 from typing import Any
 
 import rules
-from app.persist.records import Snapshot, with_attendance
+from app.persist.records import Mark, Snapshot, mark_of, with_attendance
 
 Loader = Callable[[str], Awaitable[Snapshot]]
 # A state as a hub event carries it (sealed: app/persist/sealing.py), read for one room.
 Decoder = Callable[[str, str], rules.GameState]
 NewsListener = Callable[[Snapshot], None]
-# What tells two reads of a room apart without comparing states: (version, seats taken).
-# A move bumps the version; a join takes a seat and bumps nothing else.
-Mark = tuple[int, int]
 # Reads of one room a caller makes at most while news keeps overtaking them.
 MAX_LOADS = 3
-
-
-def mark_of(snap: Snapshot) -> Mark:
-    return snap.version, sum(1 for seat in snap.seats if seat.taken)
 
 
 class SnapshotCache:

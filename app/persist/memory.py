@@ -6,6 +6,7 @@ Nothing is sealed: nothing here is at rest.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 
@@ -15,9 +16,11 @@ from app.persist.records import (
     Commit,
     HandRecord,
     LogEntry,
+    Mark,
     NewSeat,
     SeatRow,
     Snapshot,
+    mark_of,
 )
 from app.persist.store import Batch, Writer, batch_order
 
@@ -173,6 +176,10 @@ class MemoryStore:
         if entry.new_hand_start is not None:
             room.hands.append(HandRecord(snap.hand_seq + 1, entry.new_hand_start, version, None))
         return version
+
+    async def marks(self, room_ids: Iterable[str]) -> dict[str, Mark]:
+        rooms = self._rooms
+        return {r: mark_of(rooms[r].snapshot) for r in room_ids if r in rooms}
 
     async def hand_started_at(self, room_id: str, seq: int) -> int:
         return next((h.start_version for h in self._room(room_id).hands if h.seq == seq), 0)

@@ -171,3 +171,12 @@ def with_attendance(seats: tuple[SeatRow, ...], stored: str | None) -> tuple[Sea
         )
         for s in seats
     )
+
+
+# What tells two reads of a room apart without comparing states: (version, seats taken).
+# A move bumps the version; a join takes a seat and bumps nothing else.
+Mark = tuple[int, int]
+
+
+def mark_of(snap: Snapshot) -> Mark:
+    return snap.version, sum(1 for seat in snap.seats if seat.taken)

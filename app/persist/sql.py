@@ -14,12 +14,12 @@ here, so nothing above this module sees a sealed value.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import bindparam, delete, func, insert, select, update
+from sqlalchemy import Select, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -30,6 +30,7 @@ from app.persist.records import (
     Commit,
     HandRecord,
     LogEntry,
+    Mark,
     NewSeat,
     SeatRow,
     Snapshot,
@@ -154,6 +155,23 @@ class EngineWriter:
 
     async def close(self) -> None:
         """The engine's connections are the engine's to close."""
+
+
+# Rooms per marks query: well inside any driver's limit on bound parameters.
+MARKS_CHUNK = 500
+
+
+def _marks_query() -> Select[Any]:
+    taken = (
+        select(func.count())
+        .where(Seat.room_id == Room.id, or_(Seat.token_hash.is_not(None), Seat.bot.is_not(None)))
+        .correlate(Room)
+        .scalar_subquery()
+    )
+    return select(Room.id, Room.version, taken).where(Room.id.in_(bindparam("ids", expanding=True)))
+
+
+_MARKS = _marks_query()  # built once: building it costs more than running it
 
 
 class SqlStore:
@@ -337,6 +355,16 @@ class SqlStore:
                         )
                     return seat
         return None
+
+    async def marks(self, room_ids: Iterable[str]) -> dict[str, Mark]:
+        ids = sorted(room_ids)
+        found: dict[str, Mark] = {}
+        async with self._sessions() as session:
+            for start in range(0, len(ids), MARKS_CHUNK):
+                rows = await session.execute(_MARKS, {"ids": ids[start : start + MARKS_CHUNK]})
+                for room_id, version, taken in rows:
+                    found[str(room_id)] = (int(version), int(taken))
+        return found
 
     async def hand_started_at(self, room_id: str, seq: int) -> int:
         async with self._sessions() as session:

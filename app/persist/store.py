@@ -14,12 +14,12 @@ Implementations, side by side in this package:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import Protocol
 
 import rules
-from app.persist.records import Commit, HandRecord, LogEntry, NewSeat, Snapshot
+from app.persist.records import Commit, HandRecord, LogEntry, Mark, NewSeat, Snapshot
 
 # One entry of a group commit: the room as the move saw it, the entry, and its time.
 Batch = Sequence[tuple[Snapshot, Commit, datetime]]
@@ -101,6 +101,11 @@ class Store(Protocol):
 
     async def finished_hands(self, room_id: str) -> list[tuple[HandRecord, list[LogEntry]]]:
         """Every hand that has ended, with its entries in version order."""
+        ...
+
+    async def marks(self, room_ids: Iterable[str]) -> dict[str, Mark]:
+        """The mark of each of these rooms the database has (a room it lacks is absent): a
+        cheap check of cached snapshots against the database (app/healing.py)."""
         ...
 
     async def hand_started_at(self, room_id: str, seq: int) -> int:
