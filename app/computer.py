@@ -44,6 +44,11 @@ class _Fallback:
         return legal[0]
 
 
+def set_budget(budget_ms: float) -> None:
+    """The time budget of the searching bots in this process (`RUMMY_BOT_BUDGET_MS`)."""
+    bots.set_budget(budget_ms)
+
+
 def get_strategy(name: str) -> Strategy:
     """The bots package's strategy for `name` (one shared object per name keeps its memory)."""
     strategy: Strategy = bots.get_strategy(name)

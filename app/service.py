@@ -25,6 +25,7 @@ from typing import Any
 
 import rules
 from app import computer
+from app.botpool import BotPool
 from app.config import Settings
 from app.errors import (
     AppError,
@@ -91,6 +92,8 @@ class RoomService:
         self.settings = settings
         self.clock = clock
         self._rng = random.Random(secrets.randbits(64))
+        # Bot decisions run off the event loop, so one bot's thinking stalls no other room.
+        self.bots = BotPool(settings.bot_processes, settings.bot_budget_ms)
         self._bot_tasks: set[asyncio.Task[None]] = set()
         # Recent rooms' snapshots: the move path and the sockets' views read no database.
         self.snapshots = SnapshotCache(store.load, store.decode_state, on_newer=self._heard)
@@ -442,7 +445,7 @@ class RoomService:
                 return
             view = rules.seat_view(snap.state, seat)
             name = snap.bot_seats[seat]
-            move = await asyncio.to_thread(computer.choose_move, name, view, self._rng)
+            move = await self.bots.choose(room_id, name, view)
             try:
                 new_state = rules.apply(snap.state, seat, move)
             except rules.IllegalMove:
