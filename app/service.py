@@ -51,10 +51,13 @@ from app.views import (
     build_spectator_view,
     build_view,
 )
+from bots.explain import explain
 
 log = logging.getLogger("rummy.service")
 
 Clock = Callable[[], datetime]
+# The level whose move a hint suggests (API.md v1.1: the hard bot).
+HINT_LEVEL = "hard"
 # A bound on consecutive bot turns in one go, so a rules bug cannot spin forever.
 MAX_BOT_TURNS = 2000
 # How often a vote (no version) is re-applied after another process wrote its room first.
@@ -178,6 +181,19 @@ class RoomService:
         if not snap.spectators:
             raise Forbidden("this room does not allow spectators")
         return build_spectator_view(snap, await self.hub.presence(room_id))
+
+    async def hint(self, room_id: str, seat: int) -> tuple[rules.Move, dict[str, str]]:
+        """The hard bot's move for `seat` from its own view, and why (`bots.explain`).
+
+        Raises NotYourTurn on another seat's turn, WrongPhase when no hand is being played."""
+        snap = await self.snapshot(room_id)
+        view = rules.seat_view(snap.state, seat)
+        if view.phase not in PLAYING:
+            raise rules.WrongPhase("there is no move to suggest: the hand is not being played")
+        if view.turn != seat:
+            raise rules.NotYourTurn(f"it is seat {view.turn}'s turn, not seat {seat}'s")
+        move = await self.bots.choose(room_id, HINT_LEVEL, view)
+        return move, explain(view, move)
 
     # -- creating and joining --------------------------------------------------------------
 

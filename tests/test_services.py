@@ -141,8 +141,11 @@ def test_a_service_that_cannot_be_had_fails_and_names_what_to_install(tmp_path: 
     assert "apt-get install -y chromium postgresql redis-server nodejs" in done.stderr
 
     skipping = _run(
-        ["sh", "-c", 'echo ran "${RUMMY_TEST_REDIS_URL:-without redis}"'
-                     ' "$RUMMY_TEST_REQUIRE_SERVICES"'],  # fmt: skip
+        [
+            "sh",
+            "-c",
+            'echo ran "${RUMMY_TEST_REDIS_URL:-without redis}" "$RUMMY_TEST_REQUIRE_SERVICES"',
+        ],  # fmt: skip
         _env(
             PATH=str(tmp_path),
             RUMMY_TEST_POSTGRES_URL="postgresql+asyncpg://root@127.0.0.1:1/test",

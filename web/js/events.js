@@ -1,7 +1,8 @@
 // Every user input, turned into store changes or API calls. One delegated listener per
 // kind of event; hooks are data-* attributes.
 import { delegate } from "./dom.js";
-import { legalMeld, legalOf, suggest } from "./legal.js";
+import { legalMeld, legalOf } from "./legal.js";
+import { fetchHint } from "./hint.js";
 import { muted, setMuted } from "./cues.js";
 import { lang, setLang, t } from "./i18n.js";
 import { forgetGame, inviteUrl } from "./saved.js";
@@ -76,7 +77,12 @@ export function bindEvents(store, game) {
       const cards = store.selectedCodes();
       if (cards.length === 1) game.move({ type: "swap", meld: el.dataset.meld, card: cards[0] });
     },
-    hint: () => store.update({ hint: suggest(store.view, store.rules()) }),
+    hint: async () => {
+      const version = store.view?.version;
+      const hint = await fetchHint(store);
+      // A hint for a view that has moved on would point at the wrong cards.
+      if (store.view?.version === version) store.update({ hint });
+    },
     "take-hint": () => store.selectCodes(store.hint?.cards || []),
     "sort-suit": () => store.sortBy("suit"),
     "sort-rank": () => store.sortBy("rank"),

@@ -124,6 +124,7 @@ export default {
   hintDrawStock: "trek van de trekstapel.",
   hintMeld: "leg {cards} uit.",
   hintLayoff: "leg {card} aan bij {meld}.",
+  hintServer: "{text}.",
   hintDiscard: "leg {card} af.",
   hintSelect: "Selecteer",
   hintWait: "wacht op je beurt.",
