@@ -18,20 +18,27 @@ import json
 import multiprocessing
 import random
 import secrets
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any, TypeVar
 
 import rules
 from app import computer
+
+T = TypeVar("T")
 
 
 def _start_worker(budget_ms: float) -> None:
     computer.set_budget(budget_ms)
 
 
-def _choose_in_worker(name: str, view_json: str) -> str:
+def _choose_in_worker(name: str, view_json: str, played: bool) -> str:
     view = rules.SeatView.model_validate_json(view_json)
     rng = random.Random(secrets.randbits(64))
-    move = computer.choose_move(name, view, rng)
+    if played:
+        move = computer.choose_move(name, view, rng)
+    else:
+        move = computer.suggest_move(name, view, rng)
     return json.dumps(rules.move_to_json(move))
 
 
@@ -62,15 +69,26 @@ class BotPool:
             self._workers[i] = worker
         return worker
 
-    async def choose(self, room_id: str, name: str, view: rules.SeatView) -> rules.Move:
-        """The bot `name`'s move from `view`, computed off the event loop."""
+    async def choose(
+        self, room_id: str, name: str, view: rules.SeatView, *, played: bool = True
+    ) -> rules.Move:
+        """The bot `name`'s move from `view`, computed off the event loop.
+
+        `played=False` asks for a suggestion (a hint): the bot does not remember it as its
+        own move, since the seat may play something else."""
         if not self.processes:
-            return await asyncio.to_thread(computer.choose_move, name, view, self._rng)
-        loop = asyncio.get_running_loop()
-        text = await loop.run_in_executor(
-            self._worker(room_id), _choose_in_worker, name, view.model_dump_json()
-        )
+            pick = computer.choose_move if played else computer.suggest_move
+            return await asyncio.to_thread(pick, name, view, self._rng)
+        text = await self.run(room_id, _choose_in_worker, name, view.model_dump_json(), played)
         return rules.parse_move(json.loads(text))
+
+    async def run(self, room_id: str, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(*args)` off the event loop, in the room's worker (a module-level function
+        and picklable arguments) or in a thread."""
+        if not self.processes:
+            return await asyncio.to_thread(fn, *args)
+        loop = asyncio.get_running_loop()
+        return await loop.run_in_executor(self._worker(room_id), fn, *args)
 
     def close(self) -> None:
         """Stop the workers (the app's lifespan calls this on shutdown)."""

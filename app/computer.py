@@ -69,6 +69,17 @@ def choose_move(name: str, view: rules.SeatView, rng: random.Random) -> rules.Mo
     return move
 
 
+def suggest_move(name: str, view: rules.SeatView, rng: random.Random) -> rules.Move:
+    """The move bot `name` would play from `view`, not remembered as played (a hint)."""
+    legal = list(rules.legal_moves(view))
+    if not legal:
+        raise RuntimeError("no legal move to suggest")
+    strategy = get_strategy(name)
+    suggest = getattr(strategy, "suggest", None)
+    move: rules.Move = (suggest or strategy.choose)(view, legal, rng)
+    return move
+
+
 def fallback_move(view: rules.SeatView, rng: random.Random) -> rules.Move:
     return _Fallback().choose(view, list(rules.legal_moves(view)), rng)
 

@@ -69,6 +69,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+            service.reviews.close()
             service.bots.close()
             await hub.stop()
             await store.close()

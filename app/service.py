@@ -40,6 +40,7 @@ from app.errors import (
 from app.healing import RoomMarks
 from app.hub import Hub
 from app.persist import Commit, GroupCommitter, NewSeat, Snapshot, Store
+from app.reviews import Reviews
 from app.snapshots import SnapshotCache, mark_of
 from app.views import (
     PLAYING,
@@ -97,6 +98,7 @@ class RoomService:
         self._rng = random.Random(secrets.randbits(64))
         # Bot decisions run off the event loop, so one bot's thinking stalls no other room.
         self.bots = BotPool(settings.bot_processes, settings.bot_budget_ms)
+        self.reviews = Reviews()
         self._bot_tasks: set[asyncio.Task[None]] = set()
         # Recent rooms' snapshots: the move path and the sockets' views read no database.
         self.snapshots = SnapshotCache(store.load, store.decode_state, on_newer=self._heard)
@@ -192,8 +194,26 @@ class RoomService:
             raise rules.WrongPhase("there is no move to suggest: the hand is not being played")
         if view.turn != seat:
             raise rules.NotYourTurn(f"it is seat {view.turn}'s turn, not seat {seat}'s")
-        move = await self.bots.choose(room_id, HINT_LEVEL, view)
+        move = await self.bots.choose(room_id, HINT_LEVEL, view, played=False)
         return move, explain(view, move)
+
+    async def review(self, room_id: str, seat: int, hand: int) -> list[dict[str, Any]] | None:
+        """`seat`'s review of finished hand `hand` (None while it is being computed).
+
+        Raises WrongPhase when that hand is not finished (or not in the log)."""
+        key = (room_id, hand, seat)
+        done = self.reviews.get(key)
+        if done is not None:
+            return done
+        found = [h for h in await self.hand_log(room_id) if h.hand == hand]
+        if not found:
+            raise rules.WrongPhase(f"hand {hand} is not a finished hand of this room")
+
+        async def run(fn: Callable[[str], list[dict[str, Any]]], arg: str) -> Any:
+            return await self.bots.run(room_id, fn, arg)
+
+        self.reviews.start(key, found[0], run)
+        return None
 
     # -- creating and joining --------------------------------------------------------------
 

@@ -120,14 +120,16 @@ class ExpertStrategy:
             self.book.get(view).note_own(view, move.model_dump(mode="json"))
         return move
 
-    # -- decisions -------------------------------------------------------------------------
+    def suggest(self, view: SeatView, legal: Sequence[Move], rng: Random) -> Move:
+        """The move `choose` would play, without remembering it as played (hints, reviews:
+        the seat may play something else, which its next view will show)."""
+        require_moves(legal)
+        if len(legal) == 1:
+            return legal[0]
+        return self._decide(view, legal, rng, self.book.observe(view))
 
-    def _decide(
-        self, view: SeatView, legal: Sequence[Move], rng: Random, memory: HandMemory
-    ) -> Move:
-        started = time.perf_counter()
-        v = variant_of(view)
-        know = Knowledge(view, memory, v)
+    def evaluation(self, view: SeatView, know: Knowledge) -> HandEval:
+        """The hand prices this strategy decides by, for the seat of `view`."""
         prof = dict(PROFILES.get(view.variant, DEFAULT_PROFILE))
         for key in prof:
             if getattr(self, key) is not None:
@@ -140,6 +142,17 @@ class ExpertStrategy:
             opening_weight=self.opening_weight,
         )
         ev.feed_weight = prof["feed_weight"]
+        return ev
+
+    # -- decisions -------------------------------------------------------------------------
+
+    def _decide(
+        self, view: SeatView, legal: Sequence[Move], rng: Random, memory: HandMemory
+    ) -> Move:
+        started = time.perf_counter()
+        v = variant_of(view)
+        know = Knowledge(view, memory, v)
+        ev = self.evaluation(view, know)
         deadline = None if self.budget_ms is None else started + self.budget_ms / 1000.0
         draws = by_type(legal, Draw)
         if draws:
