@@ -43,7 +43,7 @@ from bots.memory import HandMemory, MemoryBook
 from bots.search import evaluate
 from bots.strategy import by_type, move_cards, require_moves, variant_of
 from rules import Discard, Draw, Swap, fast
-from rules.fast import JOKER
+from rules.fast import JOKER, FastMove
 
 if TYPE_CHECKING:
     from rules import Move, SeatView
@@ -160,15 +160,7 @@ class ExpertStrategy:
             if not self.search or len(draws) < 2 or not self._draw_in_doubt(view, know):
                 return static
             lines = [[(fast.DRAW, fast.SRC_STOCK)], [(fast.DRAW, fast.SRC_DISCARD)]]
-            values, used = evaluate(
-                know,
-                lines,
-                rng,
-                ev.cost,
-                samples=self.samples,
-                deadline=deadline,
-                horizon=self.horizon or view.players,
-            )
+            values, used = self._search(view, know, ev, lines, rng, deadline)
             if not used:
                 return static
             # The static choice wins ties: the search must show a gain to overturn it.
@@ -194,19 +186,26 @@ class ExpertStrategy:
         if not self.search or len(close) < 2:
             return scored[0][1]
         lines = [[(fast.DISCARD, fast.code_to_int(m.card))] for m in close]
-        values, used = evaluate(
-            know,
-            lines,
-            rng,
-            ev.cost,
-            samples=self.samples,
-            deadline=deadline,
-            horizon=self.horizon or view.players,
-        )
+        values, used = self._search(view, know, ev, lines, rng, deadline)
         if not used:
             return close[0]
         values[0] += self.prior  # the static favourite keeps a small head start
         return close[max(range(len(close)), key=lambda i: values[i])]
+
+    def _search(
+        self,
+        view: SeatView,
+        know: Knowledge,
+        ev: HandEval,
+        lines: list[list[FastMove]],
+        rng: Random,
+        deadline: float | None,
+    ) -> tuple[list[float], int]:
+        """Each line's mean value over determinized rollouts (`bots.search.evaluate`)."""
+        horizon = self.horizon or view.players
+        return evaluate(
+            know, lines, rng, ev.cost, samples=self.samples, deadline=deadline, horizon=horizon
+        )
 
     @staticmethod
     def _sources(draws: Sequence[Draw]) -> list[Draw]:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from playwright.async_api import expect
-from webdeals import deal
+from test_web_legal import create
 
 pytestmark = pytest.mark.browser
 
@@ -12,17 +12,7 @@ pytestmark = pytest.mark.browser
 async def test_the_tip_button_shows_the_servers_reason(pages, http) -> None:
     # Nothing in the hand goes with the 4 of clubs: the hard bot draws from the stock.
     hand = ["7H", "8H", "9H", "KS", "KD", "KC", "TH", "6H", "KH", "JD"]
-    body = {
-        "variant": "classic",
-        "players": 2,
-        "mode": "computer",
-        "name": "Anna",
-        "bots": {"1": "easy"},
-        "deal": deal("classic", [hand, []], discard=["4C"], stock_top=["2D"]),
-    }
-    r = await http.post("/api/rooms", json=body)
-    assert r.status_code == 201, r.text
-    created = r.json()
+    created = await create(http, "classic", hand, stock_top=["2D"])  # the discard is 4C
     page = await pages.page(path=f"/r/{created['room']}#seat={created['token']}")
     await page.get_by_role("button", name="Tip", exact=True).click()
     # Words only the server's reason has; the page's own finder would just say to draw.
