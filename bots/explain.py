@@ -66,7 +66,11 @@ def _waits(pair: tuple[int, int], ace_high: bool) -> list[int]:
     """The cards that would make a meld of two kept cards."""
     a, b = sorted(pair)
     if fast.rank_of(a) == fast.rank_of(b):
-        return [fast.make(s, fast.rank_of(a)) for s in range(4) if s not in (a // 13, b // 13)]
+        return [
+            fast.make(s, fast.rank_of(a))
+            for s in range(4)
+            if s not in (fast.suit_of(a), fast.suit_of(b))
+        ]
     out = []
     gap = fast.rank_of(b) - fast.rank_of(a)
     for card, d in ((a, -1), (b, 1)) if gap == 1 else ((a, 1),):
