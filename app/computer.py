@@ -76,7 +76,11 @@ def suggest_move(name: str, view: rules.SeatView, rng: random.Random) -> rules.M
         raise RuntimeError("no legal move to suggest")
     strategy = get_strategy(name)
     suggest = getattr(strategy, "suggest", None)
-    move: rules.Move = (suggest or strategy.choose)(view, legal, rng)
+    try:
+        move: rules.Move = (suggest or strategy.choose)(view, legal, rng)
+    except Exception as exc:  # a hint must not fail on a bot's bug either
+        log.warning("bot strategy %s failed (%s); suggesting a fallback", name, type(exc).__name__)
+        move = _Fallback().choose(view, legal, rng)
     return move
 
 
