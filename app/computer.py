@@ -7,7 +7,6 @@ on a bot.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import random
 from collections.abc import Sequence
@@ -45,6 +44,11 @@ class _Fallback:
         return legal[0]
 
 
+def set_budget(budget_ms: float) -> None:
+    """The time budget of the searching bots in this process (`RUMMY_BOT_BUDGET_MS`)."""
+    bots.set_budget(budget_ms)
+
+
 def get_strategy(name: str) -> Strategy:
     """The bots package's strategy for `name` (one shared object per name keeps its memory)."""
     strategy: Strategy = bots.get_strategy(name)
@@ -65,24 +69,23 @@ def choose_move(name: str, view: rules.SeatView, rng: random.Random) -> rules.Mo
     return move
 
 
+def suggest_move(name: str, view: rules.SeatView, rng: random.Random) -> rules.Move:
+    """The move bot `name` would play from `view`, not remembered as played (a hint)."""
+    legal = list(rules.legal_moves(view))
+    if not legal:
+        raise RuntimeError("no legal move to suggest")
+    strategy = get_strategy(name)
+    suggest = getattr(strategy, "suggest", None)
+    try:
+        move: rules.Move = (suggest or strategy.choose)(view, legal, rng)
+    except Exception as exc:  # a hint must not fail on a bot's bug either
+        log.warning("bot strategy %s failed (%s); suggesting a fallback", name, type(exc).__name__)
+        move = _Fallback().choose(view, legal, rng)
+    return move
+
+
 def fallback_move(view: rules.SeatView, rng: random.Random) -> rules.Move:
     return _Fallback().choose(view, list(rules.legal_moves(view)), rng)
-
-
-async def play_turn(
-    name: str, state: rules.GameState, seat: int, rng: random.Random
-) -> tuple[rules.Move, rules.GameState]:
-    """The move the bot `name` makes for `seat`, chosen from that seat's view only (off the
-    event loop), and the state after it: a computer seat, a stand-in and the turn timer all
-    play through here."""
-    view = rules.seat_view(state, seat)
-    move = await asyncio.to_thread(choose_move, name, view, rng)
-    try:
-        return move, rules.apply(state, seat, move)
-    except rules.IllegalMove:
-        log.warning("bot %s chose an illegal move; playing the fallback", name)
-        move = fallback_move(view, rng)
-        return move, rules.apply(state, seat, move)
 
 
 def is_known(name: str) -> bool:

@@ -62,6 +62,10 @@ class Settings(BaseSettings):
     # with 408; HTTP connections open at once per client address (0: no cap).
     header_timeout_seconds: float = 10.0
     max_connections_per_client: int = 64
+    # Computer seats (app/botpool.py): worker processes that run bot decisions off the
+    # event loop, each room pinned to one (0: threads), and the searching bots' time budget.
+    bot_processes: int = 1
+    bot_budget_ms: float = 150.0
 
 
 @lru_cache

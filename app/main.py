@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import rules
 from app import guards, head, logscrub, openapi
-from app.api import health, moves, rooms, seats, watch, ws
+from app.api import health, hints, moves, rooms, seats, watch, ws
 from app.config import Settings, get_settings
 from app.db import create_engine
 from app.errors import AppError, error_payload
@@ -73,6 +73,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
+            service.reviews.close()
+            service.bots.close()
             await hub.stop()
             await store.close()
             await engine.dispose()
@@ -87,6 +89,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     _add_error_handlers(app)
     app.include_router(rooms.router)
     app.include_router(moves.router)
+    app.include_router(hints.router)
     app.include_router(watch.router)
     app.include_router(seats.router)
     app.include_router(ws.router)

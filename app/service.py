@@ -27,6 +27,7 @@ from typing import Any
 
 import rules
 from app import computer, standin, timers
+from app.botpool import BotPool
 from app.config import Settings
 from app.errors import (
     AppError,
@@ -41,6 +42,7 @@ from app.errors import (
 from app.hub import Hub
 from app.persist import Commit, GroupCommitter, NewSeat, Snapshot, Store
 from app.persist.records import attendance_json, mark_of
+from app.reviews import Reviews
 from app.snapshots import SnapshotCache
 from app.views import (
     PLAYING,
@@ -54,10 +56,13 @@ from app.views import (
     build_spectator_view,
     build_view,
 )
+from bots.explain import explain
 
 log = logging.getLogger("rummy.service")
 
 Clock = Callable[[], datetime]
+# The level whose move a hint suggests (API.md v1.1: the hard bot).
+HINT_LEVEL = "hard"
 # A bound on consecutive bot turns in one go, so a rules bug cannot spin forever.
 MAX_BOT_TURNS = 2000
 # How often a vote (no version) is re-applied after another process wrote its room first.
@@ -94,6 +99,9 @@ class RoomService:
         self.settings = settings
         self.clock = clock
         self._rng = random.Random(secrets.randbits(64))
+        # Bot decisions run off the event loop, so one bot's thinking stalls no other room.
+        self.bots = BotPool(settings.bot_processes, settings.bot_budget_ms)
+        self.reviews = Reviews()
         self._bot_tasks: set[asyncio.Task[None]] = set()
         # Away marks are made on this service's clock, which tests may replace.
         hub.clock = lambda: self.clock()
@@ -194,6 +202,37 @@ class RoomService:
     async def presence(self, room_id: str) -> Presence:
         """Who has a socket in the room, and since when each other seat is away."""
         return await self.hub.presence(room_id), await self.hub.away_since(room_id)
+
+    async def hint(self, room_id: str, seat: int) -> tuple[rules.Move, dict[str, str]]:
+        """The hard bot's move for `seat` from its own view, and why (`bots.explain`).
+
+        Raises NotYourTurn on another seat's turn, WrongPhase when no hand is being played."""
+        snap = await self.snapshot(room_id)
+        view = rules.seat_view(snap.state, seat)
+        if view.phase not in PLAYING:
+            raise rules.WrongPhase("there is no move to suggest: the hand is not being played")
+        if view.turn != seat:
+            raise rules.NotYourTurn(f"it is seat {view.turn}'s turn, not seat {seat}'s")
+        move = await self.bots.choose(room_id, HINT_LEVEL, view, played=False)
+        return move, explain(view, move)
+
+    async def review(self, room_id: str, seat: int, hand: int) -> list[dict[str, Any]] | None:
+        """`seat`'s review of finished hand `hand` (None while it is being computed).
+
+        Raises WrongPhase when that hand is not finished (or not in the log)."""
+        key = (room_id, hand, seat)
+        done = self.reviews.get(key)
+        if done is not None:
+            return done
+        found = [h for h in await self.hand_log(room_id) if h.hand == hand]
+        if not found:
+            raise rules.WrongPhase(f"hand {hand} is not a finished hand of this room")
+
+        async def run(fn: Callable[[str], list[dict[str, Any]]], arg: str) -> Any:
+            return await self.bots.run(room_id, fn, arg)
+
+        self.reviews.start(key, found[0], run)
+        return None
 
     # -- creating and joining --------------------------------------------------------------
 
@@ -488,6 +527,21 @@ class RoomService:
         """Play the bots' and stand-ins' turns that are due; the caller holds the room's lock."""
         await self._play_bots(room_id)
 
+    async def bot_turn(
+        self, room_id: str, name: str, state: rules.GameState, seat: int
+    ) -> tuple[rules.Move, rules.GameState]:
+        """The move bot `name` makes for `seat`, chosen from that seat's view only and off
+        the event loop (app/botpool.py), and the state after it: a computer seat, a
+        stand-in and the turn timer all play through here."""
+        view = rules.seat_view(state, seat)
+        move = await self.bots.choose(room_id, name, view)
+        try:
+            return move, rules.apply(state, seat, move)
+        except rules.IllegalMove:
+            log.warning("bot %s chose an illegal move; playing the fallback", name)
+            move = computer.fallback_move(view, self._rng)
+            return move, rules.apply(state, seat, move)
+
     async def _play_bots(self, room_id: str) -> None:
         """Play every consecutive bot turn now, each as its own committed move."""
         for _ in range(MAX_BOT_TURNS):
@@ -500,7 +554,7 @@ class RoomService:
                 if not await standin.may_play(self, snap, seat):
                     return
                 name = snap.stand_ins[seat]
-            move, new_state = await computer.play_turn(name, snap.state, seat, self._rng)
+            move, new_state = await self.bot_turn(room_id, name, snap.state, seat)
             entry = Commit(
                 seat=seat, kind="move", payload=rules.move_to_json(move), state=new_state
             )

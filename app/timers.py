@@ -19,7 +19,7 @@ from datetime import datetime, timedelta
 from typing import TYPE_CHECKING
 
 import rules
-from app import computer, standin
+from app import standin
 from app.errors import AppError, StaleVersion
 from app.persist.records import Commit, Snapshot
 
@@ -93,7 +93,7 @@ async def play_overdue(service: RoomService, room_id: str) -> bool:
         key = _turn_key(snap.state)
         level = standin.level_of(snap)
         for move_number in range(MAX_TURN_MOVES):
-            move, state = await computer.play_turn(level, snap.state, seat, service.rng)
+            move, state = await service.bot_turn(room_id, level, snap.state, seat)
             seats = None
             if move_number == 0:  # one timeout per turn, counted with its first move
                 seats = tuple(

@@ -12,6 +12,9 @@ Levels: easy = greedy with random slips (`bots.easy`), medium = greedy, hard = e
 
 `get_strategy` returns one shared object per strategy (the server asks for it on every bot
 move, and expert's memory must survive between those calls); `new_strategy` makes a fresh one.
+Made this way the expert is the server's: bounded by a time budget (`SERVER_BUDGET_MS`, changed
+with `set_budget`) with a high sample cap. Tournaments make theirs bounded by samples only, so
+that a seed reproduces them (`bots.tournament.make_strategy`).
 """
 
 from __future__ import annotations
@@ -24,6 +27,19 @@ LEVEL_STRATEGIES: dict[str, str] = {"easy": "easy", "medium": "greedy", "hard": 
 
 
 _SHARED: dict[str, Strategy] = {}
+
+# The server's search: as many samples as its time budget allows, up to this cap.
+SERVER_BUDGET_MS = 150.0
+SERVER_SAMPLES = 64
+_budget = {"ms": SERVER_BUDGET_MS}
+
+
+def set_budget(budget_ms: float) -> None:
+    """The time budget of every searching strategy made from now on, and of the shared ones."""
+    _budget["ms"] = budget_ms
+    for strategy in _SHARED.values():
+        if hasattr(strategy, "budget_ms"):
+            strategy.budget_ms = budget_ms
 
 
 def get_strategy(name: str) -> Strategy:
@@ -61,9 +77,16 @@ def new_strategy(name: str) -> Strategy:
     if key == "expert":
         from bots.expert import ExpertStrategy
 
-        return ExpertStrategy()
+        return ExpertStrategy(budget_ms=_budget["ms"], samples=SERVER_SAMPLES)
     known = ", ".join(STRATEGY_NAMES + LEVELS)
     raise ValueError(f"unknown strategy {name!r}; known: {known}")
 
 
-__all__ = ["LEVELS", "STRATEGY_NAMES", "Strategy", "get_strategy", "new_strategy"]
+__all__ = [
+    "LEVELS",
+    "STRATEGY_NAMES",
+    "Strategy",
+    "get_strategy",
+    "new_strategy",
+    "set_budget",
+]

@@ -63,7 +63,13 @@ def _tournament(args: argparse.Namespace) -> int:
             print(f"  {done}/{args.matches} matches", file=sys.stderr, flush=True)
 
     summary = tournament.run(
-        args.variant, players, args.matches, args.seed, jobs=args.jobs, progress=progress
+        args.variant,
+        players,
+        args.matches,
+        args.seed,
+        jobs=args.jobs,
+        progress=progress,
+        budget_ms=args.budget_ms,
     )
     if args.json:
         print(json.dumps(summary, indent=2))
@@ -71,7 +77,9 @@ def _tournament(args: argparse.Namespace) -> int:
         elapsed = time.perf_counter() - started
         print(
             f"{args.variant}: {args.matches} matches of {' vs '.join(players)}, "
-            f"seed {args.seed} ({elapsed:.0f} s)"
+            f"seed {args.seed}, {args.jobs} jobs"
+            + (f", budget {args.budget_ms:g} ms" if args.budget_ms is not None else "")
+            + f" ({elapsed:.0f} s)"
         )
         print(tournament.format_table(args.variant, summary))
     return 0
@@ -105,6 +113,13 @@ def register(subparsers: Any) -> None:
         type=int,
         default=os.cpu_count() or 1,
         help="worker processes (results do not depend on it)",
+    )
+    tour.add_argument(
+        "--budget-ms",
+        type=float,
+        default=None,
+        help="the expert thinks against this time budget, as on the server (150 there): "
+        "real decision times, but results no longer reproduce exactly",
     )
     tour.add_argument("--json", action="store_true", help="print one JSON object")
     tour.add_argument("--progress", action="store_true", help="report progress on stderr")

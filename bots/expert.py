@@ -15,11 +15,13 @@ declined on the pile, what would feed the next player). Weights differ per varia
   goes rummy when a legal meld move takes all but one card, and swaps a dead card for a
   run's joker, which it then plays (must_play);
 - discard: the card whose loss costs least plus what it would give the next player
-  (`Knowledge.feed_chance`: table lay-offs, the cards that player took or declined), then the
-  closest candidates are refined by determinized look-ahead (`bots.lookahead`: unseen cards
-  dealt consistently with memory, the next player simulated greedily) within a sample count
-  and an optional time budget (150 ms by default; tournaments run without it to stay
-  reproducible).
+  (`Knowledge.feed_chance`: table lay-offs, the cards that player took or declined);
+- search (`bots.search`): where the static choice is in doubt (a draw whose top discard could
+  matter, the discards within `margin` of the cheapest), each candidate is played out on the
+  fast engine over determinized samples of the hidden cards (dealt consistently with memory)
+  by the greedy rollout policy for a round of turns and priced by `HandEval` for every seat.
+  It is bounded by `samples` and by an optional time budget (150 ms on the server;
+  tournaments run without it to stay reproducible).
 - penalty exposure: points weigh more as the nearest opponent gets close to going out.
 
 Memory: one `MemoryBook` per strategy object, keyed by the hand's identity (see
@@ -37,11 +39,11 @@ from typing import TYPE_CHECKING
 from bots.evaluate import HandEval
 from bots.greedy import splitter_for
 from bots.knowledge import Knowledge
-from bots.lookahead import refine_discard
 from bots.memory import HandMemory, MemoryBook
+from bots.search import evaluate
 from bots.strategy import by_type, move_cards, require_moves, variant_of
 from rules import Discard, Draw, Swap, fast
-from rules.fast import JOKER
+from rules.fast import JOKER, FastMove
 
 if TYPE_CHECKING:
     from rules import Move, SeatView
@@ -67,11 +69,15 @@ class ExpertStrategy:
         self,
         budget_ms: float | None = 150.0,
         *,
-        samples: int = 6,
+        samples: int = 10,
         draw_samples: int = 8,
         feed_weight: float | None = None,
         tempo: float | None = None,
-        lookahead: bool = True,
+        search: bool = True,
+        candidates: int = 4,
+        margin: float = 12.0,
+        prior: float = 0.5,
+        horizon: int | None = None,
         hold_until: int | None = 4,
         opening_weight: float = 0.4,
         hold_opened: bool = False,
@@ -84,7 +90,11 @@ class ExpertStrategy:
         self.draw_samples = draw_samples
         self.feed_weight = feed_weight
         self.tempo = tempo
-        self.lookahead = lookahead
+        self.search = search
+        self.candidates = candidates
+        self.margin = margin
+        self.prior = prior
+        self.horizon = horizon
         self.hold_until = hold_until
         self.opening_weight = opening_weight
         self.hold_opened = hold_opened
@@ -110,14 +120,16 @@ class ExpertStrategy:
             self.book.get(view).note_own(view, move.model_dump(mode="json"))
         return move
 
-    # -- decisions -------------------------------------------------------------------------
+    def suggest(self, view: SeatView, legal: Sequence[Move], rng: Random) -> Move:
+        """The move `choose` would play, without remembering it as played (hints, reviews:
+        the seat may play something else, which its next view will show)."""
+        require_moves(legal)
+        if len(legal) == 1:
+            return legal[0]
+        return self._decide(view, legal, rng, self.book.observe(view))
 
-    def _decide(
-        self, view: SeatView, legal: Sequence[Move], rng: Random, memory: HandMemory
-    ) -> Move:
-        started = time.perf_counter()
-        v = variant_of(view)
-        know = Knowledge(view, memory, v)
+    def evaluation(self, view: SeatView, know: Knowledge) -> HandEval:
+        """The hand prices this strategy decides by, for the seat of `view`."""
         prof = dict(PROFILES.get(view.variant, DEFAULT_PROFILE))
         for key in prof:
             if getattr(self, key) is not None:
@@ -130,9 +142,32 @@ class ExpertStrategy:
             opening_weight=self.opening_weight,
         )
         ev.feed_weight = prof["feed_weight"]
+        return ev
+
+    # -- decisions -------------------------------------------------------------------------
+
+    def _decide(
+        self, view: SeatView, legal: Sequence[Move], rng: Random, memory: HandMemory
+    ) -> Move:
+        started = time.perf_counter()
+        v = variant_of(view)
+        know = Knowledge(view, memory, v)
+        ev = self.evaluation(view, know)
+        deadline = None if self.budget_ms is None else started + self.budget_ms / 1000.0
         draws = by_type(legal, Draw)
         if draws:
-            return self._draw(view, draws, know, ev, rng)
+            static = self._draw(view, draws, know, ev, rng)
+            if not self.search or len(draws) < 2 or not self._draw_in_doubt(view, know):
+                return static
+            lines = [[(fast.DRAW, fast.SRC_STOCK)], [(fast.DRAW, fast.SRC_DISCARD)]]
+            values, used = self._search(view, know, ev, lines, rng, deadline)
+            if not used:
+                return static
+            # The static choice wins ties: the search must show a gain to overturn it.
+            src = static.source if isinstance(static, Draw) else "stock"
+            bonus = [self.prior if m.source == src else 0.0 for m in self._sources(draws)]
+            pick = max(range(2), key=lambda i: values[i] + bonus[i])
+            return self._sources(draws)[pick]
         play = self._play(view, legal, know, ev)
         if play is not None:
             return play
@@ -147,10 +182,42 @@ class ExpertStrategy:
             ),
             key=lambda t: t[0],
         )
-        if self.lookahead and len(scored) > 1:
-            deadline = None if self.budget_ms is None else started + self.budget_ms / 1000.0
-            return refine_discard(know, ev, scored, rng, deadline, self.samples, ev.feed_weight)
-        return scored[0][1]
+        close = [m for cost, m in scored if cost <= scored[0][0] + self.margin][: self.candidates]
+        if not self.search or len(close) < 2:
+            return scored[0][1]
+        lines = [[(fast.DISCARD, fast.code_to_int(m.card))] for m in close]
+        values, used = self._search(view, know, ev, lines, rng, deadline)
+        if not used:
+            return close[0]
+        values[0] += self.prior  # the static favourite keeps a small head start
+        return close[max(range(len(close)), key=lambda i: values[i])]
+
+    def _search(
+        self,
+        view: SeatView,
+        know: Knowledge,
+        ev: HandEval,
+        lines: list[list[FastMove]],
+        rng: Random,
+        deadline: float | None,
+    ) -> tuple[list[float], int]:
+        """Each line's mean value over determinized rollouts (`bots.search.evaluate`)."""
+        horizon = self.horizon or view.players
+        return evaluate(
+            know, lines, rng, ev.cost, samples=self.samples, deadline=deadline, horizon=horizon
+        )
+
+    @staticmethod
+    def _sources(draws: Sequence[Draw]) -> list[Draw]:
+        """The two draws as [stock, discard]."""
+        return sorted(draws, key=lambda m: m.source != "stock")
+
+    def _draw_in_doubt(self, view: SeatView, know: Knowledge) -> bool:
+        """Whether the top discard could matter at all (else the stock, without search)."""
+        if view.discard_top is None:
+            return False
+        top = fast.code_to_int(view.discard_top)
+        return top != JOKER and top in self._related(know.hand, know)
 
     def _exposure(self, view: SeatView) -> float:
         """Points weigh more once an opponent is close to going out."""

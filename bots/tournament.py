@@ -23,6 +23,7 @@ import rules
 from bots import new_strategy
 from bots.strategy import Strategy
 
+TOURNAMENT_SAMPLES = 8  # the expert's samples per searched decision in a reproducible run
 MAX_HANDS = 200  # a guard against a match that never ends (e.g. random vs random draws)
 
 
@@ -65,16 +66,36 @@ def wilson(successes: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return (max(0.0, centre - half), min(1.0, centre + half))
 
 
+def percentile(values: Sequence[float], pct: float) -> float:
+    """The `pct`-th percentile (nearest rank) of `values`; 0 for none.
+
+    >>> percentile([5.0, 1.0, 3.0, 2.0, 4.0], 95)
+    5.0
+    """
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    rank = max(1, math.ceil(pct / 100 * len(ordered)))
+    return ordered[rank - 1]
+
+
 def _match_seed(seed: int, index: int) -> bytes:
     return hashlib.sha256(f"rummy-tournament:{seed}:{index}".encode()).digest()
 
 
-def make_strategy(name: str, deterministic: bool = True) -> Strategy:
-    """A fresh strategy per match; the expert samples a fixed count so seeds reproduce."""
+def make_strategy(name: str, budget_ms: float | None = None) -> Strategy:
+    """A fresh strategy per match. Without `budget_ms` the expert samples a fixed count so
+    seeds reproduce; with it, it is the server's expert (that time budget, the server's
+    sample cap), for measuring decision times as players meet them."""
     if name in ("expert", "hard"):
+        if budget_ms is not None:
+            from bots import set_budget
+
+            set_budget(budget_ms)
+            return new_strategy(name)
         from bots.expert import ExpertStrategy
 
-        return ExpertStrategy(budget_ms=None if deterministic else 150.0)
+        return ExpertStrategy(budget_ms=None, samples=TOURNAMENT_SAMPLES)
     return new_strategy(name)
 
 
@@ -130,11 +151,17 @@ def play_match(
     return stats
 
 
-def _run_chunk(args: tuple[str, tuple[str, ...], int, list[int]]) -> list[PlayerStats]:
-    variant, players, seed, indices = args
+def _run_chunk(
+    args: tuple[str, tuple[str, ...], int, list[int], float | None],
+) -> list[PlayerStats]:
+    variant, players, seed, indices, budget_ms = args
+
+    def factory(name: str) -> Strategy:
+        return make_strategy(name, budget_ms)
+
     total = [PlayerStats() for _ in players]
     for i in indices:
-        for t, s in zip(total, play_match(variant, players, seed, i), strict=True):
+        for t, s in zip(total, play_match(variant, players, seed, i, factory), strict=True):
             t.merge(s)
     return total
 
@@ -146,14 +173,19 @@ def run(
     seed: int,
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
+    budget_ms: float | None = None,
 ) -> dict[str, dict[str, Any]]:
-    """Play `matches` matches and summarise them per player label."""
+    """Play `matches` matches and summarise them per player label.
+
+    With `budget_ms` the expert thinks against the clock as on the server: its decision times
+    are the server's, but the results no longer reproduce exactly.
+    """
     players = tuple(players)
     total = [PlayerStats() for _ in players]
     chunks = [list(range(i, min(matches, i + 5))) for i in range(0, matches, 5)]
     done = 0
     if jobs <= 1:
-        results = (_run_chunk((variant, players, seed, c)) for c in chunks)
+        results = (_run_chunk((variant, players, seed, c, budget_ms)) for c in chunks)
         for part, chunk in zip(results, chunks, strict=True):
             for t, s in zip(total, part, strict=True):
                 t.merge(s)
@@ -162,7 +194,7 @@ def run(
                 progress(done)
     else:
         with ProcessPoolExecutor(jobs) as pool:
-            args = [(variant, players, seed, c) for c in chunks]
+            args = [(variant, players, seed, c, budget_ms) for c in chunks]
             for part, chunk in zip(pool.map(_run_chunk, args), chunks, strict=True):
                 for t, s in zip(total, part, strict=True):
                     t.merge(s)
@@ -187,6 +219,7 @@ def summarise(
             "hands_won": st.hands_won,
             "mean_points_per_hand": st.points / st.hands if st.hands else 0.0,
             "median_decision_ms": statistics.median(st.decision_ms) if st.decision_ms else 0.0,
+            "p95_decision_ms": percentile(st.decision_ms, 95),
             "decisions": len(st.decision_ms),
         }
     return out
@@ -196,7 +229,7 @@ def format_table(variant: str, summary: dict[str, dict[str, Any]]) -> str:
     scoring = "penalty points" if variant == "rummy51" else "points scored"
     lines = [
         f"{'player':<10} {'matches won':>12} {'win rate':>9} {'95% CI':>17} {'hands won':>10} "
-        f"{'mean ' + scoring + '/hand':>27} {'median decision':>16}"
+        f"{'mean ' + scoring + '/hand':>27} {'median decision':>16} {'p95 decision':>13}"
     ]
     for label, s in summary.items():
         won = s["matches_won"]
@@ -205,5 +238,6 @@ def format_table(variant: str, summary: dict[str, dict[str, Any]]) -> str:
         lines.append(
             f"{label:<10} {won_txt:>12} {s['win_rate']:>9.3f} {ci:>17} {s['hands_won']:>10} "
             f"{s['mean_points_per_hand']:>27.2f} {s['median_decision_ms']:>13.2f} ms"
+            f" {s['p95_decision_ms']:>10.2f} ms"
         )
     return "\n".join(lines)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
 import httpx
@@ -127,7 +128,7 @@ class _Dropper:
 
 @pytest.mark.parametrize("level", ["easy", "medium", "hard"])
 async def test_server_computer_seats_use_the_levels(
-    live_server: str, level: str, monkeypatch: pytest.MonkeyPatch
+    make_server: Callable[..., Any], level: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import bots
     from app import computer
@@ -143,7 +144,8 @@ async def test_server_computer_seats_use_the_levels(
         calls.append(move.type)
         return move
 
-    # The live server runs in this process, so its computer seat calls this very object.
+    # A server thinking in threads (no worker processes) calls this very object.
+    live_server = str(make_server(bot_processes=0))
     monkeypatch.setattr(shared, "choose", counting)
     created = await create_room(
         live_server, variant="classic", players=2, mode="computer", bots={"1": level}, seed=3

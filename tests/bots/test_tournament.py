@@ -9,7 +9,8 @@ import pytest
 from bots import cli, tournament
 
 KEYS = {"matches_won", "win_rate", "ci95", "hands_won", "mean_points_per_hand",
-        "median_decision_ms"}  # fmt: skip
+        "median_decision_ms", "p95_decision_ms"}  # fmt: skip
+TIMES = {"median_decision_ms", "p95_decision_ms"}
 
 
 def test_wilson_interval() -> None:
@@ -29,10 +30,8 @@ def test_labels_repeat_names() -> None:
 def test_a_small_tournament_is_reproducible() -> None:
     first = tournament.run("classic", ["greedy", "random"], matches=2, seed=5)
     again = tournament.run("classic", ["greedy", "random"], matches=2, seed=5)
-    strip = {k: {f: v for f, v in s.items() if f != "median_decision_ms"} for k, s in first.items()}
-    assert strip == {
-        k: {f: v for f, v in s.items() if f != "median_decision_ms"} for k, s in again.items()
-    }
+    strip = {k: {f: v for f, v in s.items() if f not in TIMES} for k, s in first.items()}
+    assert strip == {k: {f: v for f, v in s.items() if f not in TIMES} for k, s in again.items()}
     assert sum(s["matches_won"] for s in first.values()) >= 2
     for s in first.values():
         assert KEYS <= s.keys()
@@ -72,9 +71,24 @@ def test_cli_table(capsys: pytest.CaptureFixture[str]) -> None:
         cli.main(["tournament", "--players", "greedy,random", "--matches", "1", "--jobs", "1"]) == 0
     )
     out = capsys.readouterr().out
-    assert "greedy" in out and "median decision" in out
+    assert "greedy" in out and "median decision" in out and "p95 decision" in out
 
 
 def test_unknown_strategy_is_refused() -> None:
     with pytest.raises(SystemExit):
         cli.main(["tournament", "--players", "greedy,wizard", "--matches", "1"])
+
+
+def test_jobs_do_not_change_the_results_of_a_searching_expert() -> None:
+    one = tournament.run("classic", ["expert", "greedy"], matches=2, seed=4, jobs=1)
+    two = tournament.run("classic", ["expert", "greedy"], matches=2, seed=4, jobs=2)
+    for label in one:
+        assert {f: v for f, v in one[label].items() if f not in TIMES} == {
+            f: v for f, v in two[label].items() if f not in TIMES
+        }
+        assert one[label]["p95_decision_ms"] >= one[label]["median_decision_ms"]
+
+
+def test_percentile_is_the_nearest_rank() -> None:
+    assert tournament.percentile([], 95) == 0.0
+    assert tournament.percentile([float(i) for i in range(1, 101)], 95) == 95.0

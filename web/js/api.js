@@ -39,6 +39,7 @@ export const getRoom = (id) => request("GET", room(id));
 export const getState = (id, token) => request("GET", `${room(id)}/state`, { token });
 export const watchRoom = (id) => request("GET", `${room(id)}/watch`);
 export const getLog = (id, token) => request("GET", `${room(id)}/log`, { token });
+export const getHint = (id, token, lang) => request("GET", `${room(id)}/hint?lang=${lang}`, { token });
 export const sendMove = (id, token, move, version) =>
   request("POST", `${room(id)}/moves`, { token, body: { move, version } });
 // The version makes a repeated vote (a double click) a no-op once its hand is dealt.

@@ -2,7 +2,8 @@
 // kind of event; hooks are data-* attributes.
 import { delegate } from "./dom.js";
 import { bindDrag } from "./drag.js";
-import { legalMeld, legalOf, suggest } from "./legal.js";
+import { legalMeld, legalOf } from "./legal.js";
+import { fetchHint } from "./hint.js";
 import { muted, setMuted } from "./cues.js";
 import { motionOn, setMotion } from "./motion.js";
 import { lang, setLang, t } from "./i18n.js";
@@ -83,7 +84,12 @@ export function bindEvents(store, game) {
       const cards = store.selectedCodes();
       if (cards.length === 1) game.move({ type: "swap", meld: el.dataset.meld, card: cards[0] });
     },
-    hint: () => store.update({ hint: suggest(store.view, store.rules()) }),
+    hint: async () => {
+      const version = store.view?.version;
+      const hint = await fetchHint(store);
+      // A hint for a view that has moved on would point at the wrong cards.
+      if (store.view?.version === version) store.update({ hint });
+    },
     "take-hint": () => store.selectCodes(store.hint?.cards || []),
     "sort-suit": () => store.sortBy("suit"),
     "sort-rank": () => store.sortBy("rank"),

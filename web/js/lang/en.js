@@ -139,6 +139,7 @@ export default {
   hintDrawStock: "draw from the stock.",
   hintMeld: "meld {cards}.",
   hintLayoff: "lay off {card} on {meld}.",
+  hintServer: "{text}.",
   hintDiscard: "discard {card}.",
   hintSelect: "Select",
   hintWait: "wait for your turn.",

@@ -143,6 +143,7 @@ export default {
   hintDrawStock: "trek van de trekstapel.",
   hintMeld: "leg {cards} uit.",
   hintLayoff: "leg {card} aan bij {meld}.",
+  hintServer: "{text}.",
   hintDiscard: "leg {card} af.",
   hintSelect: "Selecteer",
   hintWait: "wacht op je beurt.",

@@ -1,0 +1,89 @@
+"""Advice for a seat from the hard bot, from that seat's views only: a hint for the move to
+make now, and a review of a finished hand's decisions."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from fastapi import APIRouter, Query
+from pydantic import BaseModel, Field
+
+import rules
+from app.api.responses import SEAT, errors
+from app.deps import RoomId, SeatDep, ServiceDep
+
+router = APIRouter(prefix="/api/rooms/{room}", tags=["play"])
+
+
+class Reasons(BaseModel):
+    en: str
+    nl: str
+
+
+class HintView(BaseModel):
+    """API.md v1.1 `hint`: one good legal move and why, in plain words."""
+
+    move: rules.Move
+    reason: str
+    # The reason in every language the web app speaks; `reason` is the one asked for.
+    reasons: Reasons
+
+
+@router.get("/hint", response_model=HintView, responses=errors(*SEAT, 409))
+async def get_hint(
+    room: RoomId,
+    seat: SeatDep,
+    service: ServiceDep,
+    lang: Literal["en", "nl"] = Query("en", description="the language of `reason`"),
+) -> HintView:
+    """The hard bot's move for this seat, chosen from this seat's view only (its own turn).
+
+    409 `not_your_turn` on another seat's turn, `wrong_phase` once the hand is over."""
+    move, reasons = await service.hint(room, seat)
+    return HintView(move=move, reason=reasons[lang], reasons=Reasons(**reasons))
+
+
+class ReviewDecision(BaseModel):
+    version: int
+    move: rules.Move
+    better: rules.Move | None = Field(description="the hard bot's choice where it differs")
+    cost: float = Field(description="estimated points the move made cost against `better`")
+    reason: str
+    reasons: Reasons
+
+
+class ReviewView(BaseModel):
+    """API.md v1.1 `review`: this seat's decisions of hand `hand`, judged by the hard bot."""
+
+    hand: int
+    status: Literal["pending", "ready"]
+    decisions: list[ReviewDecision]
+
+
+@router.get("/review", response_model=ReviewView, responses=errors(*SEAT, 409))
+async def get_review(
+    room: RoomId,
+    seat: SeatDep,
+    service: ServiceDep,
+    hand: int = Query(ge=0, le=1_000_000, description="the hand's number in the log (0 first)"),
+    lang: Literal["en", "nl"] = Query("en", description="the language of `reason`"),
+) -> ReviewView:
+    """This seat's review of a finished hand: `pending` at first (it is computed in the
+    background, from this seat's views only), then `ready` with every decision.
+
+    409 `wrong_phase` for a hand that is not finished."""
+    done = await service.review(room, seat, hand)
+    if done is None:
+        return ReviewView(hand=hand, status="pending", decisions=[])
+    decisions = [
+        ReviewDecision(
+            version=d["version"],
+            move=rules.parse_move(d["move"]),
+            better=None if d["better"] is None else rules.parse_move(d["better"]),
+            cost=d["cost"],
+            reason=d["reasons"][lang],
+            reasons=Reasons(**d["reasons"]),
+        )
+        for d in done
+    ]
+    return ReviewView(hand=hand, status="ready", decisions=decisions)

@@ -1,0 +1,25 @@
+// The Tip button's advice comes from the server (GET /api/rooms/{room}/hint, API.md v1.1):
+// the hard bot's move from this seat's view, with its reason in the page's language. The
+// page's own meld finder (legal.js `suggest`) stays as the answer when the server has none.
+import { getHint } from "./api.js";
+import { lang } from "./i18n.js";
+import { suggest } from "./legal.js";
+
+/** The cards of a move that the hint lights in the hand. */
+function cardsOf(move) {
+  if (move.type === "meld") return move.melds.flat();
+  if (move.type === "layoff") return move.cards;
+  if (move.type === "discard" || move.type === "swap") return [move.card];
+  return [];
+}
+
+/** The hint for the store's current view, in the shape render-table.js shows. */
+export async function fetchHint(store) {
+  const { room, token } = store.session;
+  try {
+    const hint = await getHint(room, token, lang() === "en" ? "en" : "nl");
+    return { key: "hintServer", params: { text: hint.reason }, cards: cardsOf(hint.move) };
+  } catch {
+    return suggest(store.view, store.rules());
+  }
+}
