@@ -15,6 +15,7 @@ deadline on `time.perf_counter()` (the server's time budget).
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Callable, Sequence
 from random import Random
@@ -30,6 +31,10 @@ from rules.fast import FastMove, Game
 HORIZON = 2
 # Below this many samples a deadline does not stop the search (one sample decides nothing).
 MIN_SAMPLES = 2
+# The server's search stops early once the leader beats the runner-up by this many standard
+# errors of their paired difference, after at least SETTLE_AFTER samples.
+SETTLE_Z = 3.0
+SETTLE_AFTER = 16
 
 
 def _sample_hands(know: Knowledge, rng: Random) -> tuple[list[list[int]], list[int]]:
@@ -100,6 +105,26 @@ def leaf_value(g: Game, me: int, price: Callable[[Sequence[int]], float]) -> flo
     return sum(others) / max(1, len(others)) - cost[me]
 
 
+def _is_settled(per_sample: Sequence[Sequence[float]]) -> bool:
+    """Whether the best line's lead over the second is clear beyond the sampling noise.
+
+    >>> _is_settled([[5.0, 1.0], [6.0, 1.5]] * 8)
+    True
+    >>> _is_settled([[5.0, 1.0], [0.0, 4.0]] * 8)
+    False
+    """
+    n = len(per_sample)
+    if n < SETTLE_AFTER or len(per_sample[0]) < 2:
+        return n >= SETTLE_AFTER
+    means = [sum(col) / n for col in zip(*per_sample, strict=True)]
+    order = sorted(range(len(means)), key=lambda i: -means[i])
+    best, second = order[0], order[1]
+    diffs = [row[best] - row[second] for row in per_sample]
+    mean = sum(diffs) / n
+    var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+    return mean > SETTLE_Z * math.sqrt(var / n)
+
+
 def evaluate(
     know: Knowledge,
     lines: Sequence[Sequence[FastMove]],
@@ -113,29 +138,36 @@ def evaluate(
     """Mean rollout value of each candidate line (our moves this turn) and the samples used.
 
     A line that turns out illegal in a sample (it should not: every line starts with moves
-    from the seat's legal list) is priced at the worst value seen.
+    from the seat's legal list) is priced at the worst value seen. Against a deadline (the
+    server) the search also stops once the leader is clear (`_is_settled`); bounded by
+    samples alone (tournaments, reviews) it always takes them all.
     """
     me = know.me
     sums = [0.0] * len(lines)
+    per_sample: list[list[float]] = []
     done = 0
     tries = 0
     while done < samples and tries < 2 * samples:
-        if deadline is not None and done >= MIN_SAMPLES and time.perf_counter() >= deadline:
-            break
+        if deadline is not None and done >= MIN_SAMPLES:
+            if time.perf_counter() >= deadline or _is_settled(per_sample):
+                break
         tries += 1
         base = sample_game(know, rng)
         if base is None:
             continue
-        for i, line in enumerate(lines):
+        values = []
+        for line in lines:
             g = base.copy()
             try:
                 for move in line:
                     g.apply(me, move)
                 play_out(g, horizon)
+                values.append(leaf_value(g, me, price))
             except rules.IllegalMove:
-                sums[i] -= 1000.0
-                continue
-            sums[i] += leaf_value(g, me, price)
+                values.append(-1000.0)
+        for i, value in enumerate(values):
+            sums[i] += value
+        per_sample.append(values)
         done += 1
     if not done:
         return [0.0] * len(lines), 0
