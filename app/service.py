@@ -51,6 +51,7 @@ from app.views import (
     LogStandIn,
     LogVote,
     Presence,
+    RecentMoves,
     RoomView,
     WatchView,
     build_spectator_view,
@@ -579,6 +580,20 @@ class RoomService:
         task.add_done_callback(self._bot_tasks.discard)
 
     # -- the log and expiry ----------------------------------------------------------------
+
+    async def moves_since(self, room_id: str, since: int) -> RecentMoves:
+        """The moves of the hand in play made after version `since` (before it: none; a
+        hand dealt since starts the list afresh). Only what every seat saw: the log's moves,
+        whose stock draws name no card."""
+        snap = await self.current(room_id)
+        entries = await self.store.entries_since(snap.id, snap.hand_seq, since)
+        moves = [
+            LogMove(version=e.version, seat=e.seat, move=rules.parse_move(json.loads(e.move)))
+            for e in entries
+            if e.kind == "move"
+        ]
+        hand_number = rules.seat_view(snap.state, 0).hand_number
+        return RecentMoves(room=snap.id, hand_number=hand_number, since=since, moves=moves)
 
     async def hand_log(self, room_id: str) -> list[LogHand]:
         hands = []

@@ -232,6 +232,16 @@ class RoomLog(BaseModel):
     hands: list[LogHand]
 
 
+class RecentMoves(BaseModel):
+    """The moves of the hand in play after a version (GET /moves?since=): what every seat
+    saw happen, for a player coming back to see what they missed."""
+
+    room: str
+    hand_number: int
+    since: int
+    moves: list[LogMove] = Field(description="in version order; a stock draw names no card")
+
+
 class ErrorDetail(BaseModel):
     code: str
     message: str

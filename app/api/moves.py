@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from typing import Annotated
+
+from fastapi import APIRouter, Query
 
 from app.api.responses import BODY, SEAT, errors
 from app.api.schemas import MoveRequest, VoteRequest
 from app.deps import RoomId, SeatDep, ServiceDep
-from app.views import RoomView
+from app.views import RecentMoves, RoomView
 
 router = APIRouter(prefix="/api/rooms/{room}", tags=["play"])
 
@@ -28,3 +30,15 @@ async def post_vote(
 ) -> RoomView:
     """Vote `next_hand` or `new_match`; it acts once every human seat voted the same."""
     return await service.vote(room, seat, body.vote, body.version)
+
+
+@router.get("/moves", response_model=RecentMoves, responses=errors(*SEAT))
+async def recent_moves(
+    room: RoomId,
+    seat: SeatDep,
+    service: ServiceDep,
+    since: Annotated[int, Query(ge=0, le=2**31 - 1, description="a version the client saw")],
+) -> RecentMoves:
+    """The moves of the hand in play after version `since`: what happened while this
+    seat was away (API.md v1.1 additions, "Seats that stay alive")."""
+    return await service.moves_since(room, since)

@@ -181,6 +181,9 @@ class MemoryStore:
         rooms = self._rooms
         return {r: mark_of(rooms[r].snapshot) for r in room_ids if r in rooms}
 
+    async def entries_since(self, room_id: str, seq: int, version: int) -> list[LogEntry]:
+        return [e for s, e in self._room(room_id).log if s == seq and e.version > version]
+
     async def hand_started_at(self, room_id: str, seq: int) -> int:
         return next((h.start_version for h in self._room(room_id).hands if h.seq == seq), 0)
 

@@ -366,6 +366,22 @@ class SqlStore:
                     found[str(room_id)] = (int(version), int(taken))
         return found
 
+    async def entries_since(self, room_id: str, seq: int, version: int) -> list[LogEntry]:
+        async with self._sessions() as session:
+            rows = await session.scalars(
+                select(MoveLog)
+                .where(
+                    MoveLog.room_id == room_id,
+                    MoveLog.hand_seq == seq,
+                    MoveLog.version > version,
+                )
+                .order_by(MoveLog.version)
+            )
+            return [
+                LogEntry(version=m.version, seat=m.seat, kind=m.kind, move=m.move)
+                for m in rows.all()
+            ]
+
     async def hand_started_at(self, room_id: str, seq: int) -> int:
         async with self._sessions() as session:
             version = await session.scalar(

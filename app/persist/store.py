@@ -108,6 +108,10 @@ class Store(Protocol):
         cheap check of cached snapshots against the database (app/healing.py)."""
         ...
 
+    async def entries_since(self, room_id: str, seq: int, version: int) -> list[LogEntry]:
+        """The log entries of hand `seq` after `version`, in version order."""
+        ...
+
     async def hand_started_at(self, room_id: str, seq: int) -> int:
         """The version at which hand `seq` of the room was dealt (0 for the first)."""
         ...
