@@ -78,6 +78,14 @@ async def test_the_computer_plays_for_a_guest_who_left_until_the_guest_is_back(
         await expect(tag).to_have_count(0)
         await expect(anna.locator(".banner.stand-in")).to_have_count(0)
         await expect(dot).to_have_attribute("data-presence", "on")
+        # Bob reads what happened while he was away: Anna's turn and the computer's for him.
+        missed = bob.locator("#missed")
+        await expect(missed).to_contain_text("Terwijl je weg was:")
+        await expect(missed.locator("li").first).to_have_text("Anna trok van de trekstapel.")
+        await expect(missed).to_contain_text("Anna legde")
+        assert await missed.locator("li").count() >= 4  # Anna's draw and discard, then Bob's
+        await bob.get_by_role("button", name="Gezien").click()
+        await expect(missed).to_have_count(0)
     finally:
         live_server.set_clock(utcnow)
 

@@ -127,6 +127,10 @@ export function bindEvents(store, game) {
       store.emit();
     },
     "toast-close": () => store.update({ toast: null }),
+    "missed-close": () => {
+      store.extra.missed = null;
+      store.emit();
+    },
     watch: () => game.watch(),
     "stand-in": (el) => game.standIn(Number(el.dataset.seat)),
   };

@@ -13,6 +13,7 @@ import { buildReplay } from "./replay.js";
 import { sheetFromLog } from "./scoresheet.js";
 import { loadSheet, saveGame, saveSheet, savedGame } from "./saved.js";
 import { recordHand } from "./stats.js";
+import { noteView } from "./missed.js";
 import { learnRoom } from "./seats-alive.js";
 import { store } from "./store.js";
 
@@ -71,6 +72,7 @@ function applyView(view) {
     store.sheet = [];
     saveSheet(store.session.room, []);
   }
+  noteView(store, view);
   const s = store.session;
   if (s.mode === "online" && view.seats?.some((x) => x.bot)) s.mode = "computer";
   s.seat = s.mode === "local" ? s.seat : view.seat;

@@ -9,6 +9,7 @@ import { seatName } from "./names.js";
 import { renderHandEnd } from "./render-end.js";
 import { renderJoin, renderLobby, renderMessage, renderRules } from "./render-lobby.js";
 import { renderTable } from "./render-table.js";
+import { missedPanel } from "./missed.js";
 import { awayBanners, keepTicking, turnClock } from "./seats-alive.js";
 
 const $ = (id) => document.getElementById(id);
@@ -52,7 +53,7 @@ function banners(store) {
     // Who left (with the stand-in countdown and button) comes from the view's away_since.
     items.push(...awayBanners(store));
   }
-  if (store.page === "table" && store.view) items.push(...turnClock(store));
+  if (store.page === "table" && store.view) items.push(...turnClock(store), ...missedPanel(store));
   if (store.twoTabs) items.push(h("div", { class: "banner two-tabs", id: "two-tabs", role: "alert", text: t("twoTabs") }));
   return items;
 }

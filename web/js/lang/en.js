@@ -24,6 +24,8 @@ export default {
   yourName: "Your name",
   motionOff: "Moves at once, no animation",
   mute: "Sound off",
+  missedTitle: "While you were away:",
+  missedClose: "Got it",
   leftTable: "{name} left the table.",
   playerName: "Player {n}'s name",
   namePlaceholder: "for example Anna",

@@ -25,6 +25,8 @@ export default {
   yourName: "Jouw naam",
   motionOff: "Zetten meteen, zonder animatie",
   mute: "Geluid uit",
+  missedTitle: "Terwijl je weg was:",
+  missedClose: "Gezien",
   leftTable: "{name} heeft de tafel verlaten.",
   playerName: "Naam speler {n}",
   namePlaceholder: "bijvoorbeeld Anna",
