@@ -233,7 +233,7 @@ class RoomLog(BaseModel):
 
 
 class RecentMoves(BaseModel):
-    """The moves of the hand in play after a version (GET /moves?since=): what every seat
+    """The moves of the hand in play after a version (GET /recent?since=): what every seat
     saw happen, for a player coming back to see what they missed."""
 
     room: str

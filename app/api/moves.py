@@ -32,13 +32,14 @@ async def post_vote(
     return await service.vote(room, seat, body.vote, body.version)
 
 
-@router.get("/moves", response_model=RecentMoves, responses=errors(*SEAT))
+@router.get("/recent", response_model=RecentMoves, responses=errors(*SEAT))
 async def recent_moves(
     room: RoomId,
     seat: SeatDep,
     service: ServiceDep,
     since: Annotated[int, Query(ge=0, le=2**31 - 1, description="a version the client saw")],
 ) -> RecentMoves:
-    """The moves of the hand in play after version `since`: what happened while this
+    """The moves of the hand in play after version `since` (a path of its own: beside
+    POST /moves it would make a 405 name one method only): what happened while this
     seat was away (API.md v1.1 additions, "Seats that stay alive")."""
     return await service.moves_since(room, since)

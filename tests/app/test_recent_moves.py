@@ -1,4 +1,4 @@
-"""GET /api/rooms/{room}/moves?since=V: the moves of the hand in play after a version, so
+"""GET /api/rooms/{room}/recent?since=V: the moves of the hand in play after a version, so
 that a player coming back sees what happened while they were away (API.md v1.1 additions,
 "Seats that stay alive"), and nothing any seat could not see."""
 
@@ -16,7 +16,7 @@ DRAW = {"type": "draw", "source": "stock"}
 
 async def recent(client: Api, room: str, token: str | None, since: Any) -> httpx.Response:
     return await client.http.get(
-        f"/api/rooms/{room}/moves", params={"since": since}, headers=client.auth(token)
+        f"/api/rooms/{room}/recent", params={"since": since}, headers=client.auth(token)
     )
 
 

@@ -39,7 +39,7 @@ export const getRoom = (id) => request("GET", room(id));
 export const getState = (id, token) => request("GET", `${room(id)}/state`, { token });
 export const watchRoom = (id) => request("GET", `${room(id)}/watch`);
 export const getLog = (id, token) => request("GET", `${room(id)}/log`, { token });
-export const getRecentMoves = (id, token, since) => request("GET", `${room(id)}/moves?since=${since}`, { token });
+export const getRecentMoves = (id, token, since) => request("GET", `${room(id)}/recent?since=${since}`, { token });
 export const getHint = (id, token, lang) => request("GET", `${room(id)}/hint?lang=${lang}`, { token });
 export const sendMove = (id, token, move, version) =>
   request("POST", `${room(id)}/moves`, { token, body: { move, version } });

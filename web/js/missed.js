@@ -1,6 +1,6 @@
 // What happened while you were away (API.md v1.1, "Seats that stay alive"): when a table
 // opens, the moves of the hand in play since the version this browser last showed of it,
-// from GET /api/rooms/{room}/moves?since=, listed in order until the player closes them.
+// from GET /api/rooms/{room}/recent?since=, listed in order until the player closes them.
 import { getRecentMoves } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
