@@ -563,14 +563,7 @@ class Game:
         must_after = max(0, self.jokers_taken - list(cards).count(JOKER))
         if r.must_play_joker:
             must_after += freed
-        melds = list(self.melds)
-        melds[i] = new
-        self._check_after(after, must_after, melds)
-        self.hands[seat] = after
-        self.melds = melds
-        self.jokers_taken = must_after
-        self.laid_off_this_turn = True
-        self.played_this_turn = True
+        self._play_onto(seat, i, new, after, must_after)
         if not after:
             self._go_out(seat)
 
@@ -599,9 +592,16 @@ class Game:
         after.append(JOKER)
         cards = m.cards[:pos] + (card,) + m.cards[pos + 1 :]
         new = TMeld(m.id, True, m.key, m.low, m.high, cards, m.stands)
+        must_after = self.jokers_taken + (1 if r.must_play_joker else 0)
+        self._play_onto(seat, i, new, after, must_after)
+
+    def _play_onto(
+        self, seat: int, i: int, new: TMeld, after: list[int], must_after: int
+    ) -> None:
+        """Put `new` in place of table meld `i` and leave `after` in `seat`'s hand (a lay-off
+        or a joker swap), once the hand it leaves strands nobody."""
         melds = list(self.melds)
         melds[i] = new
-        must_after = self.jokers_taken + (1 if r.must_play_joker else 0)
         self._check_after(after, must_after, melds)
         self.hands[seat] = after
         self.melds = melds
