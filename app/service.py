@@ -41,7 +41,7 @@ from app.errors import (
 )
 from app.hub import Hub
 from app.persist import Commit, GroupCommitter, NewSeat, Snapshot, Store
-from app.persist.records import attendance_json, mark_of
+from app.persist.records import LogEntry, attendance_json, mark_of
 from app.reviews import Reviews
 from app.snapshots import SnapshotCache
 from app.views import (
@@ -587,13 +587,12 @@ class RoomService:
         whose stock draws name no card."""
         snap = await self.current(room_id)
         entries = await self.store.entries_since(snap.id, snap.hand_seq, since)
-        moves = [
-            LogMove(version=e.version, seat=e.seat, move=rules.parse_move(json.loads(e.move)))
-            for e in entries
-            if e.kind == "move"
-        ]
-        hand_number = rules.seat_view(snap.state, 0).hand_number
-        return RecentMoves(room=snap.id, hand_number=hand_number, since=since, moves=moves)
+        return RecentMoves(
+            room=snap.id,
+            hand_number=snap.state.hand_number,
+            since=since,
+            moves=_log_moves(entries),
+        )
 
     async def hand_log(self, room_id: str) -> list[LogHand]:
         hands = []
@@ -601,11 +600,7 @@ class RoomService:
             start = rules.GameState.model_validate_json(hand.start)
             # The match seed derives every later hand: only this hand's own seed is shown.
             start = start.model_copy(update={"seed": "0" * len(start.seed)})
-            moves = [
-                LogMove(version=e.version, seat=e.seat, move=rules.parse_move(json.loads(e.move)))
-                for e in entries
-                if e.kind == "move"
-            ]
+            moves = _log_moves(entries)
             votes = [
                 LogVote(version=e.version, seat=e.seat, vote=json.loads(e.move)["vote"])
                 for e in entries
@@ -617,7 +612,7 @@ class RoomService:
                 if e.kind == standin.KIND
             ]
             end = rules.replay(start, [(m.seat, m.move) for m in moves])
-            result = rules.seat_view(end, 0).hand_result
+            result = end.hand_result
             hands.append(
                 LogHand(
                     hand=hand.seq,
@@ -671,6 +666,15 @@ def _voters(snap: Snapshot, seat: int, kind: rules.VoteKind) -> frozenset[int]:
         for s in snap.seats
         if s.bot is None and not (kind == "next_hand" and s.stand_in and s.seat != seat)
     )
+
+
+def _log_moves(entries: list[LogEntry]) -> list[LogMove]:
+    """The moves among log entries, as the log and the recent moves show them."""
+    return [
+        LogMove(version=e.version, seat=e.seat, move=rules.parse_move(json.loads(e.move)))
+        for e in entries
+        if e.kind == "move"
+    ]
 
 
 def _repeats_last_deal(state: rules.GameState, kind: rules.VoteKind) -> bool:

@@ -224,7 +224,7 @@ def _check_play(entry: dict[str, Any], start: rules.GameState, report: HandRepor
                 )
                 return problems
     stated = entry.get("result")
-    end = rules.seat_view(state, 0).hand_result
+    end = state.hand_result
     got = end.model_dump(mode="json") if end is not None else None
     if stated != got:
         problems.append(

@@ -144,7 +144,7 @@ def room_options(snap: Snapshot, away_seconds: float = 60) -> RoomOptions:
 
 
 def build_summary(snap: Snapshot, connected: set[int], away_seconds: float = 60) -> RoomSummary:
-    public = rules.seat_view(snap.state, 0)
+    public = snap.state  # phase, hand number and scores: what every seat view shows
     status: Literal["waiting", "playing", "hand_over", "match_over"]
     if snap.is_waiting:
         status = "waiting"

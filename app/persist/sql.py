@@ -157,6 +157,10 @@ class EngineWriter:
         """The engine's connections are the engine's to close."""
 
 
+def _log_entry(row: MoveLog) -> LogEntry:
+    return LogEntry(version=row.version, seat=row.seat, kind=row.kind, move=row.move)
+
+
 # Rooms per marks query: well inside any driver's limit on bound parameters.
 MARKS_CHUNK = 500
 
@@ -377,10 +381,7 @@ class SqlStore:
                 )
                 .order_by(MoveLog.version)
             )
-            return [
-                LogEntry(version=m.version, seat=m.seat, kind=m.kind, move=m.move)
-                for m in rows.all()
-            ]
+            return [_log_entry(m) for m in rows.all()]
 
     async def hand_started_at(self, room_id: str, seq: int) -> int:
         async with self._sessions() as session:
@@ -426,9 +427,7 @@ class SqlStore:
             ).all()
         by_hand: dict[int, list[LogEntry]] = {}
         for m in moves:
-            by_hand.setdefault(m.hand_seq, []).append(
-                LogEntry(version=m.version, seat=m.seat, kind=m.kind, move=m.move)
-            )
+            by_hand.setdefault(m.hand_seq, []).append(_log_entry(m))
         cipher = self._cipher
         return [
             (
