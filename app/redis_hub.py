@@ -262,13 +262,13 @@ class RedisHub(Hub):
                 stored = await self._redis.hgetall(AWAY + room)
             except (RedisError, OSError):
                 # As presence does: a view with a stale away mark beats no view at all.
-                stored = {} if cached is None else {s: t.isoformat() for s, t in cached[1].items()}
-                generation = -1  # nothing read: nothing to cache
-            marks = {int(seat): datetime.fromisoformat(at) for seat, at in stored.items()}
-            if self._generation.get(room, 0) == generation:
-                if len(self._away_cache) >= PRESENCE_CACHE_MAX:
-                    self._away_cache.clear()
-                self._away_cache[room] = (now, marks)
+                marks = {} if cached is None else cached[1]
+            else:
+                marks = {int(seat): datetime.fromisoformat(at) for seat, at in stored.items()}
+                if self._generation.get(room, 0) == generation:
+                    if len(self._away_cache) >= PRESENCE_CACHE_MAX:
+                        self._away_cache.clear()
+                    self._away_cache[room] = (now, marks)
         else:
             marks = cached[1]
         return {s: t for s, t in marks.items() if s not in present}

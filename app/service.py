@@ -519,11 +519,6 @@ class RoomService:
         }
         await self.hub.publish(snap.id, event)
 
-    @property
-    def rng(self) -> random.Random:
-        """The randomness the computer's moves draw on."""
-        return self._rng
-
     async def play_computer_turns(self, room_id: str) -> None:
         """Play the bots' and stand-ins' turns that are due; the caller holds the room's lock."""
         await self._play_bots(room_id)
