@@ -48,7 +48,8 @@ async def test_the_order_a_player_made_survives_a_reload(pages, http) -> None:
     await page.keyboard.press("Shift+ArrowRight")
     await page.keyboard.press("Shift+ArrowRight")
     moved = [dealt[1], dealt[2], dealt[0], *dealt[3:]]
-    await expect(page.locator("#hand .card").first).to_have_attribute("data-card", dealt[1])
+    # Wait for the second step: after the first alone dealt[1] is already first.
+    await expect(page.locator("#hand .card").nth(2)).to_have_attribute("data-card", dealt[0])
     assert await hand_codes(page) == moved
 
     await page.reload()
