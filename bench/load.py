@@ -34,6 +34,11 @@ default rates), e.g.:
     .venv/bin/rummy serve --port 8000 2> server.log &
     .venv/bin/python bench/load.py --storm --server-log server.log
 
+`--server-pid PID` (repeat for several processes) reads the server's CPU time and resident
+memory from /proc during the run and prints its CPU per acknowledged move over the measured
+window, its RSS before the rooms and at the window's end, and the growth per room and per
+socket (the cost curve: run it at 100, 500 and 2,000 rooms at the same per-room rate).
+
 `--floor` also measures, in the same run, the cheapest endpoint that writes one SQLite row
 per request (bench/floor_app.py, started here in its own process) and prints our ratio to it.
 
@@ -53,6 +58,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections import Counter
 from dataclasses import dataclass, field
@@ -67,6 +73,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 from rawhttp import RawHTTP  # noqa: E402
 
 PLAYING = ("draw", "play")
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
 # Error frame codes that are the server's fault, not the bench's.
 SERVER_ERROR_CODES = ("unavailable", "internal_error")
 # A server log line that is an error: an ERROR level line or a traceback.
@@ -587,7 +594,14 @@ class Child:
             else None,
             "stalled": len(self.stalled),
             "rooms_not_made": self.rooms_not_made,
+            # On the wall clock, so the parent can read the server's CPU over the same span.
+            "window": [wall(self.window_start), wall(self.window_end)],
         }
+
+
+def wall(perf: float) -> float:
+    """A `time.perf_counter()` instant on the wall clock (`time.time()`)."""
+    return time.time() - (time.perf_counter() - perf)
 
 
 def log_moves(log: Any) -> list[tuple[int | None, int, dict[str, Any]]]:
@@ -741,6 +755,85 @@ def server_log_errors(path: str | None, start: int) -> list[str]:
     return [line for line in text.splitlines() if SERVER_LOG_ERROR.match(line)]
 
 
+class ServerMeter:
+    """Samples the server processes' CPU time and resident memory from /proc, in a thread,
+    so the bench can say what each acknowledged move cost the server over its window."""
+
+    def __init__(self, pids: list[int], every: float = 0.25) -> None:
+        self.pids = pids
+        self.every = every
+        self.samples: list[tuple[float, float, int]] = []  # (wall time, CPU s, RSS bytes)
+        self.baseline_rss = self.read()[2]
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+
+    def read(self) -> tuple[float, float, int]:
+        cpu = 0.0
+        rss = 0
+        for pid in self.pids:
+            with open(f"/proc/{pid}/stat") as f:
+                # Fields after the parenthesised name: utime and stime are the 12th and 13th.
+                fields = f.read().rsplit(")", 1)[1].split()
+            cpu += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+            with open(f"/proc/{pid}/status") as f:
+                rss += next(int(x.split()[1]) * 1024 for x in f if x.startswith("VmRSS:"))
+        return time.time(), cpu, rss
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            try:
+                self.samples.append(self.read())
+            except OSError:
+                return  # the server is gone: the run reports what it has
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def at(self, when: float) -> tuple[float, int]:
+        """CPU seconds and RSS at wall time `when`, from the nearest sample."""
+        _, cpu, rss = min(self.samples, key=lambda s: abs(s[0] - when))
+        return cpu, rss
+
+    def peak_rss(self) -> int:
+        return max((s[2] for s in self.samples), default=self.baseline_rss)
+
+
+def report_server(
+    meter: ServerMeter, results: list[dict[str, Any]], acked: int, summary: dict[str, Any]
+) -> None:
+    """Print the server's CPU per acknowledged move over the window and its memory."""
+    start = min(r["window"][0] for r in results)
+    end = max(r["window"][1] for r in results)
+    cpu0, _ = meter.at(start)
+    cpu1, rss_end = meter.at(end)
+    cpu = cpu1 - cpu0
+    peak = meter.peak_rss()
+    grown = max(0, rss_end - meter.baseline_rss)
+    rooms, seats = summary["rooms"], summary["websockets"]
+    summary["server"] = {
+        "cpu_s": round(cpu, 2),
+        "cpu_us_per_move": round(cpu / acked * 1e6, 1) if acked else None,
+        "cpu_share": round(cpu / (end - start), 3) if end > start else None,
+        "rss_mb_start": round(meter.baseline_rss / 2**20, 1),
+        "rss_mb_end": round(rss_end / 2**20, 1),
+        "rss_mb_peak": round(peak / 2**20, 1),
+        "kb_per_room": round(grown / 1024 / rooms, 1) if rooms else None,
+        "kb_per_socket": round(grown / 1024 / seats, 1) if seats else None,
+    }
+    s = summary["server"]
+    print(
+        f"server CPU        {s['cpu_s']} s over the window: {s['cpu_us_per_move']} µs per "
+        f"acknowledged move ({s['cpu_share']} of a core)"
+    )
+    print(
+        f"server memory     RSS {s['rss_mb_start']} MB before the rooms, {s['rss_mb_end']} MB "
+        f"at the window's end (peak {s['rss_mb_peak']}): {s['kb_per_room']} kB per room, "
+        f"{s['kb_per_socket']} kB per socket"
+    )
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description="Rummy load test: websocket bots + audit.")
     parser.add_argument("--url", action="append", help="server base URL (repeat to spread seats)")
@@ -779,6 +872,12 @@ def main() -> int:
     parser.add_argument("--floor-conns", type=int, default=32)
     parser.add_argument("--floor-duration", type=float, default=10.0)
     parser.add_argument("--json", help="also write the summary here")
+    parser.add_argument(
+        "--server-pid",
+        type=int,
+        action="append",
+        help="a server process (repeat for several): print its CPU per move and its memory",
+    )
     parser.add_argument("--child-index", type=int, help=argparse.SUPPRESS)
     parser.add_argument("--child-share", help=argparse.SUPPRESS)
     parser.add_argument("--child-start", type=float, help=argparse.SUPPRESS)
@@ -805,6 +904,7 @@ def main() -> int:
     # A storm's rooms are made after the start: the clients only need to be up by then.
     start_at = time.time() + 3.0 + (0 if args.storm else args.rooms / 100)
     log_from = log_size(args.server_log)
+    meter = ServerMeter(args.server_pid) if args.server_pid else None
     children = []
     outdir = tempfile.TemporaryDirectory(prefix="rummy-load-")
     for i in range(procs):
@@ -854,6 +954,8 @@ def main() -> int:
             return 2
         results.append(json.loads(out.read_text()))
     outdir.cleanup()
+    if meter is not None:
+        meter.stop()
 
     ack = [x for r in results for x in r["ack_ms"]]
     fan = [x for r in results for x in r["fanout_ms"]]
@@ -947,6 +1049,8 @@ def main() -> int:
             print(f"all connected in  {summary['all_connected_s']} s ({seats} sockets had a state)")
         else:
             print("all connected in  never: some sockets got no state")
+    if meter is not None:
+        report_server(meter, results, acked, summary)
     for line in log_errors[:5]:
         print(f"  server log: {line}")
     # A room a socket saw go back, a client error, a log that repeats, a server error, a
