@@ -56,6 +56,7 @@ from app.views import (
     WatchView,
     build_spectator_view,
     build_view,
+    view_text,
 )
 from bots.explain import explain
 
@@ -190,6 +191,21 @@ class RoomService:
         """`seat`'s view; `presence` is the room's when the caller has read it already."""
         snap = snap or await self.snapshot(room_id)
         return build_view(snap, seat, presence or await self.presence(room_id))
+
+    async def view_text(
+        self,
+        room_id: str,
+        seat: int | None,
+        snap: Snapshot | None = None,
+        presence: Presence | None = None,
+    ) -> str:
+        """`seat`'s view as JSON text (None: a spectator's), built once per version for every
+        socket and request that asks. Raises Forbidden for a spectator of a room that may
+        not be watched."""
+        snap = snap or await self.snapshot(room_id)
+        if seat is None and not snap.spectators:
+            raise Forbidden("this room does not allow spectators")
+        return view_text(snap, seat, presence or await self.presence(room_id))
 
     async def watch(
         self, room_id: str, snap: Snapshot | None = None, presence: Presence | None = None

@@ -39,6 +39,10 @@ class RoomView(rules.SeatView):
     )
 
 
+# Views one snapshot keeps (app/persist/records.py `Snapshot.views`): a seat's and a
+# spectator's for the last few presences.
+VIEWS_PER_SNAPSHOT = 32
+
 # What the hub knows of a room's seats: who has a socket, and since when the others left.
 Presence = tuple[set[int], dict[int, datetime]]
 
@@ -56,6 +60,21 @@ def seat_infos(snap: Snapshot, presence: Presence) -> tuple[SeatInfo, ...]:
         )
         for s in snap.seats
     )
+
+
+def view_text(snap: Snapshot, seat: int | None, presence: Presence) -> str:
+    """`seat`'s view (None: a spectator's) as JSON text, made once per snapshot and presence:
+    every socket and request of the room asks for it after every move."""
+    connected, away = presence
+    key = (seat, frozenset(connected), tuple(sorted(away.items())))
+    text = snap.views.get(key)
+    if text is None:
+        view = build_view(snap, seat, presence) if seat is not None else None
+        text = (view or build_spectator_view(snap, presence)).model_dump_json()
+        if len(snap.views) >= VIEWS_PER_SNAPSHOT:
+            snap.views.clear()  # presence that keeps changing must not grow it without end
+        snap.views[key] = text
+    return text
 
 
 def build_view(snap: Snapshot, seat: int, presence: Presence) -> RoomView:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter, Query, Response
 
-from app.api.responses import BODY, SEAT, errors
+from app.api.responses import BODY, SEAT, errors, view_response
 from app.api.schemas import MoveRequest, VoteRequest
 from app.deps import RoomId, SeatDep, ServiceDep
 from app.views import RecentMoves, RoomView
@@ -17,19 +17,21 @@ router = APIRouter(prefix="/api/rooms/{room}", tags=["play"])
 @router.post("/moves", response_model=RoomView, responses=errors(*SEAT, 409, *BODY))
 async def post_move(
     room: RoomId, body: MoveRequest, seat: SeatDep, service: ServiceDep
-) -> RoomView:
+) -> Response:
     """Apply a move made on view `version`; returns the new view (after any bot turns).
 
     409 `stale_version` carries the current view under `state` so the client can resync."""
-    return await service.move(room, seat, body.move, body.version)
+    await service.play(room, seat, body.move, body.version)
+    return view_response(await service.view_text(room, seat))
 
 
 @router.post("/votes", response_model=RoomView, responses=errors(*SEAT, 409, *BODY))
 async def post_vote(
     room: RoomId, body: VoteRequest, seat: SeatDep, service: ServiceDep
-) -> RoomView:
+) -> Response:
     """Vote `next_hand` or `new_match`; it acts once every human seat voted the same."""
-    return await service.vote(room, seat, body.vote, body.version)
+    await service.cast(room, seat, body.vote, body.version)
+    return view_response(await service.view_text(room, seat))
 
 
 @router.get("/recent", response_model=RecentMoves, responses=errors(*SEAT))

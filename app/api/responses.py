@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from fastapi import Response
+
 from app.views import ErrorBody
 
 _TEXT = {
@@ -41,3 +43,9 @@ def errors(*statuses: int, **texts: str) -> dict[int | str, dict[str, Any]]:
 BODY = (408, 413)
 ROOM = (404, 410, 429)
 SEAT = (401, 403, *ROOM)
+
+
+def view_response(text: str) -> Response:
+    """A view already serialized once for every socket and request of its version
+    (app/views.py `view_text`): sent as it is, not validated and serialized again."""
+    return Response(content=text, media_type="application/json")

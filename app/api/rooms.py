@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Request, Response
 
 import rules
-from app.api.responses import BODY, ROOM, SEAT, errors
+from app.api.responses import BODY, ROOM, SEAT, errors, view_response
 from app.api.schemas import CreateRoomRequest, JoinRequest
 from app.deps import RoomId, SeatDep, ServiceDep
 from app.views import (
@@ -93,11 +93,11 @@ async def room_summary(room: RoomId, service: ServiceDep) -> RoomSummary:
 
 
 @router.get("/rooms/{room}/state", response_model=RoomView, responses=errors(*SEAT))
-async def room_state(room: RoomId, seat: SeatDep, service: ServiceDep) -> RoomView:
+async def room_state(room: RoomId, seat: SeatDep, service: ServiceDep) -> Response:
     """This seat's view of the room."""
     snap = await service.current(room)  # a client resyncing must get news the cache may lack
     service.wake_bots(room, snap)
-    return await service.view(room, seat, snap)
+    return view_response(await service.view_text(room, seat, snap))
 
 
 @router.get("/rooms/{room}/log", response_model=RoomLog, responses=errors(*SEAT))

@@ -3,9 +3,9 @@ The live form is the websocket's `?watch=1` (app/api/ws.py)."""
 
 from __future__ import annotations
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Response
 
-from app.api.responses import ROOM, errors
+from app.api.responses import ROOM, errors, view_response
 from app.deps import RoomId, ServiceDep
 from app.views import WatchView
 
@@ -19,8 +19,8 @@ _NO_SPECTATORS = 'The room was created with `"spectators": false` (`forbidden`)'
     response_model=WatchView,
     responses=errors(403, *ROOM, e403=_NO_SPECTATORS),
 )
-async def watch_room(room: RoomId, service: ServiceDep) -> WatchView:
+async def watch_room(room: RoomId, service: ServiceDep) -> Response:
     """The table as a spectator sees it: `seat` null, `hand` empty, `legal` null, hand sizes
     but no cards. No token."""
     snap = await service.current(room)  # a spectator resyncing must get news the cache may lack
-    return await service.watch(room, snap)
+    return view_response(await service.view_text(room, None, snap))

@@ -39,7 +39,7 @@ from app.errors import (
     error_payload,
 )
 from app.service import RoomService
-from app.views import RoomView, seat_infos
+from app.views import seat_infos
 
 router = APIRouter()
 log = logging.getLogger("rummy.ws")
@@ -246,13 +246,9 @@ async def _write(
             presence = await service.presence(room)
             if want_state and snap.version >= sent:
                 sent = snap.version
-                view: RoomView = await (
-                    service.watch(room, snap, presence)
-                    if seat is None
-                    else service.view(room, seat, snap, presence)
-                )
-                # Serialized once, straight to text: this runs for every socket on every move.
-                await websocket.send_text('{"type":"state","state":' + view.model_dump_json() + "}")
+                # Built and serialized once per version for every socket of the seat.
+                view = await service.view_text(room, seat, snap, presence)
+                await websocket.send_text('{"type":"state","state":' + view + "}")
             if want_presence:
                 seats = [s.model_dump(mode="json") for s in seat_infos(snap, presence)]
                 await websocket.send_json({"type": "presence", "seats": seats})

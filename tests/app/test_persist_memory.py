@@ -128,3 +128,29 @@ async def test_a_failed_batch_is_written_one_by_one(caplog: pytest.LogCaptureFix
     assert ["one by one" in r.getMessage() for r in caplog.records] == [True]
     for room in rooms:
         assert await store.versions(room) == [1]
+
+
+async def test_a_seats_view_is_built_once_per_version(monkeypatch: pytest.MonkeyPatch) -> None:
+    # Every socket and tab of a seat, and its REST answer, ask for the same view after each
+    # move: it must be built and serialized once, not once per asker.
+    import app.views
+
+    built: list[tuple[int | None, int]] = []
+    real = app.views.build_view
+
+    def counting(snap, seat, presence):  # type: ignore[no-untyped-def]
+        built.append((seat, snap.version))
+        return real(snap, seat, presence)
+
+    monkeypatch.setattr(app.views, "build_view", counting)
+    service = make_service()
+    room, _ = await online_room(service)
+    await service.play(room, 0, DRAW, 0)
+    texts = [await service.view_text(room, 0) for _ in range(3)]
+    other = await service.view_text(room, 1)
+    assert texts[0] is texts[1] is texts[2]
+    assert built == [(0, 1), (1, 1)]
+    assert '"KS"' in texts[0] and '"KS"' not in other  # each seat still gets its own
+    await service.play(room, 0, rules.parse_move({"type": "meld", "melds": MELDS}), 1)
+    assert await service.view_text(room, 0) != texts[0]
+    assert built[-1] == (0, 2)

@@ -286,3 +286,20 @@ async def test_a_socket_whose_writer_fails_is_closed_not_left_silent(
         # The move was committed all the same, and a reconnect resyncs.
         async with seat_socket(live, room, tokens[1]) as again:
             assert (await again.state())["version"] == 1
+
+
+async def test_two_tabs_of_a_seat_get_the_view_its_rest_answer_carries(
+    server: LiveServer, client: Api
+) -> None:
+    room, tokens = await online_room(client, seed=31)
+    async with (
+        seat_socket(server, room, tokens[0]) as a,
+        seat_socket(server, room, tokens[0]) as b,
+    ):
+        for ws in (a, b):
+            await ws.state()
+            await ws.until(lambda f: f["type"] == "presence")
+        answer = ok(await client.move(room, tokens[0], DRAW, 0))
+        tabs = [await ws.state(version=1) for ws in (a, b)]
+        assert tabs[0] == tabs[1] == answer
+        assert ok(await client.state(room, tokens[0])) == answer
