@@ -100,6 +100,7 @@ class RoomService:
         self.hub = hub
         self.settings = settings
         self.clock = clock
+        self._ttl = timedelta(days=settings.room_ttl_days)  # read by every socket's view
         self._rng = random.Random(secrets.randbits(64))
         # Bot decisions run off the event loop, so one bot's thinking stalls no other room.
         self.bots = BotPool(settings.bot_processes, settings.bot_budget_ms)
@@ -120,7 +121,7 @@ class RoomService:
 
     @property
     def ttl(self) -> timedelta:
-        return timedelta(days=self.settings.room_ttl_days)
+        return self._ttl
 
     async def snapshot(self, room_id: str, *, fresh: bool = False) -> Snapshot:
         """The room, from the snapshot cache or (`fresh`) the database.

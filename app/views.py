@@ -13,6 +13,7 @@ from app.persist.records import Snapshot
 
 PLAYING = ("draw", "play")
 StandInLevel = Literal["easy", "medium", "hard"]
+_StandIn = StandInLevel | None  # made once: `X | None` at run time costs on the hot path
 
 
 class SeatInfo(BaseModel):
@@ -48,33 +49,49 @@ Presence = tuple[set[int], dict[int, datetime]]
 
 
 def seat_infos(snap: Snapshot, presence: Presence) -> tuple[SeatInfo, ...]:
+    """The seats as every view of `snap` shows them (made once per snapshot and presence:
+    each seat's view holds them)."""
+    key = ("seats", *_presence_key(presence))
+    found = snap.views.get(key)
+    if found is not None:
+        return cast(tuple[SeatInfo, ...], found)
     connected, away = presence
-    return tuple(
+    infos = tuple(
         SeatInfo.model_construct(
             name=s.name,
             connected=s.seat in connected,
             bot=s.bot,
             away_since=None if s.bot or s.seat in connected else away.get(s.seat),
-            stand_in=cast(StandInLevel | None, s.stand_in),  # app/standin.py: only levels
+            stand_in=cast(_StandIn, s.stand_in),  # app/standin.py: only levels
             timeouts=s.timeouts,
         )
         for s in snap.seats
     )
+    _keep(snap, key, infos)
+    return infos
+
+
+def _presence_key(presence: Presence) -> tuple[frozenset[int], tuple[tuple[int, datetime], ...]]:
+    connected, away = presence
+    return frozenset(connected), tuple(sorted(away.items()))
+
+
+def _keep(snap: Snapshot, key: tuple[object, ...], value: object) -> None:
+    if len(snap.views) >= VIEWS_PER_SNAPSHOT:
+        snap.views.clear()  # presence that keeps changing must not grow it without end
+    snap.views[key] = value
 
 
 def view_text(snap: Snapshot, seat: int | None, presence: Presence) -> str:
     """`seat`'s view (None: a spectator's) as JSON text, made once per snapshot and presence:
     every socket and request of the room asks for it after every move."""
-    connected, away = presence
-    key = (seat, frozenset(connected), tuple(sorted(away.items())))
+    key = (seat, *_presence_key(presence))
     text = snap.views.get(key)
     if text is None:
         view = build_view(snap, seat, presence) if seat is not None else None
         text = (view or build_spectator_view(snap, presence)).model_dump_json()
-        if len(snap.views) >= VIEWS_PER_SNAPSHOT:
-            snap.views.clear()  # presence that keeps changing must not grow it without end
-        snap.views[key] = text
-    return text
+        _keep(snap, key, text)
+    return cast(str, text)
 
 
 def build_view(snap: Snapshot, seat: int, presence: Presence) -> RoomView:

@@ -54,10 +54,11 @@ class Snapshot:
     # The turn timer's length (None: no timer) and when the turn now played runs out.
     turn_seconds: int | None = None
     turn_deadline: datetime | None = None
-    # Views of this snapshot as JSON text, by seat (None: a spectator) and presence: built
-    # once per version however many sockets, tabs and requests ask (app/views.py). Every
-    # change makes a new Snapshot, and `replace` leaves this out, so it is never stale.
-    views: dict[Any, str] = field(
+    # Views of this snapshot as JSON text, by seat (None: a spectator) and presence, and
+    # its seats as views show them: built once per version however many sockets, tabs and
+    # requests ask (app/views.py). Every change makes a new Snapshot, and `replace` leaves
+    # this out, so it is never stale.
+    views: dict[Any, Any] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
 
