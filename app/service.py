@@ -40,7 +40,8 @@ from app.errors import (
     WaitingForPlayers,
 )
 from app.hub import Hub
-from app.persist import Commit, GroupCommitter, NewSeat, Snapshot, Store
+from app.marks import MarksBatcher
+from app.persist import Commit, GroupCommitter, NewSeat, SeatRow, Snapshot, Store
 from app.persist.records import LogEntry, attendance_json, mark_of
 from app.reviews import Reviews
 from app.snapshots import SnapshotCache
@@ -114,6 +115,8 @@ class RoomService:
         # Recent rooms' snapshots: the move path and the sockets' views read no database.
         self.snapshots = SnapshotCache(store.load, store.decode_state, on_newer=self._heard)
         hub.watch(self.snapshots.on_event)
+        # Connects that check their room together share one read (app/marks.py).
+        self._marks = MarksBatcher(store.marks)
         # Moves of different rooms that arrive together share one transaction.
         self.committer = GroupCommitter(store.writer, store.fallback)
 
@@ -140,7 +143,7 @@ class RoomService:
 
         Raises RoomNotFound, RoomExpired."""
         snap = await self.snapshot(room_id)
-        if (await self.store.marks([room_id])).get(room_id) == mark_of(snap):
+        if await self._marks.mark(room_id) == mark_of(snap):
             return snap
         return await self.snapshot(room_id, fresh=True)
 
@@ -309,6 +312,7 @@ class RoomService:
         full = all(t is not None or i in seat_bots for i, t in enumerate(tokens))
         first_bot = state.turn in seat_bots
         deadline = now + timedelta(seconds=turn_seconds) if turn_seconds else None
+        turn_deadline = deadline if full and not first_bot else None
         await self.store.create(
             room_id,
             variant=variant,
@@ -319,7 +323,34 @@ class RoomService:
             now=now,
             spectators=spectators,
             turn_seconds=turn_seconds,
-            turn_deadline=deadline if full and not first_bot else None,
+            turn_deadline=turn_deadline,
+        )
+        # Cached as written: the creator's first socket (and in a storm, thousands of them)
+        # is authorized and sent its view without reading the room back.
+        self.snapshots.put(
+            Snapshot(
+                id=room_id,
+                variant=variant,
+                players=players,
+                mode=mode,
+                version=0,
+                hand_seq=0,
+                active_at=now,
+                state=state,
+                seats=tuple(
+                    SeatRow(
+                        seat=i,
+                        name=s.name,
+                        taken=s.token_hash is not None or s.bot is not None,
+                        bot=s.bot,
+                        token_hash=s.token_hash,
+                    )
+                    for i, s in enumerate(seats)
+                ),
+                spectators=spectators,
+                turn_seconds=turn_seconds,
+                turn_deadline=turn_deadline,
+            )
         )
         log.info("room created: %s %s %d players", mode, variant, players)
         return room_id, tokens
@@ -341,22 +372,34 @@ class RoomService:
         snap = await self.snapshot(room_id)
         token = new_token()
         now = self.clock()
+        deadline = timers.first_deadline(snap, now)
         seat = await self.store.take_seat(
             room_id,
             name=name,
             token_hash=hash_token(token),
             now=now,
-            deadline=timers.first_deadline(snap, now),
+            deadline=deadline,
         )
         if seat is None:
             raise RoomFull("every seat of this room is taken")
-        try:
-            # Its seats changed: read it now, so the new seat's token is in the cached room
-            # its socket is checked against.
-            await self.snapshots.reload(room_id)
-        except AppError:
-            pass  # the seat is taken all the same: the next reader of the room reads it
-        await self.hub.publish(room_id, {"kind": "state"})
+        token_hash = hash_token(token)
+        joined: Snapshot | None = _with_seat_taken(snap, seat, name, token_hash, now, deadline)
+        if joined is not None:
+            # The cached room had that seat as its lowest free one, so it missed no join
+            # before this one: it takes the seat here, with no read.
+            self.snapshots.put(joined)
+        else:
+            try:
+                # Its seats changed elsewhere too: read it now, so the new seat's token is
+                # in the cached room its socket is checked against.
+                joined = await self.snapshots.reload(room_id)
+            except AppError:
+                pass  # the seat is taken all the same: the next reader of the room reads it
+        # Other processes drop their cached room when it has fewer seats taken than this.
+        event: dict[str, Any] = {"kind": "state"}
+        if joined is not None:
+            event.update(version=joined.version, taken=mark_of(joined)[1])
+        await self.hub.publish(room_id, event)
         return seat, token
 
     # -- the move path ---------------------------------------------------------------------
@@ -665,6 +708,31 @@ def bot_to_move(snap: Snapshot) -> int | None:
     if state.turn in snap.bot_seats or snap.seats[state.turn].stand_in:
         return state.turn
     return None
+
+
+def _with_seat_taken(
+    snap: Snapshot,
+    seat: int,
+    name: str | None,
+    token_hash: str,
+    now: datetime,
+    deadline: datetime | None,
+) -> Snapshot | None:
+    """`snap` after a join took `seat` as the store does (`Store.take_seat`), if `seat`
+    was `snap`'s lowest free seat; None when `snap` must have missed another join."""
+    free = [s.seat for s in snap.seats if not s.taken]
+    if not free or free[0] != seat:
+        return None
+    seats = tuple(
+        replace(s, name=name or f"Player {seat + 1}", taken=True, token_hash=token_hash)
+        if s.seat == seat
+        else s
+        for s in snap.seats
+    )
+    joined = replace(snap, seats=seats, active_at=now)
+    if snap.turn_seconds and not joined.is_waiting:
+        joined = replace(joined, turn_deadline=deadline)
+    return joined
 
 
 def _voters(snap: Snapshot, seat: int, kind: rules.VoteKind) -> frozenset[int]:

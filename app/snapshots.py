@@ -137,7 +137,8 @@ class SnapshotCache:
     def put(self, snap: Snapshot) -> None:
         """Record a snapshot this process just committed (never replaces a newer one)."""
         cached = self._entries.get(snap.id)
-        if cached is None or cached.version <= snap.version:
+        # Of two at one version, the one with more seats taken is the newer (a join).
+        if cached is None or mark_of(cached) <= mark_of(snap):
             self._generation[snap.id] = self._generation.get(snap.id, 0) + 1
             self._store(snap)
         self._learn(snap.id, mark_of(snap))
@@ -162,14 +163,20 @@ class SnapshotCache:
             return
         cached = self._entries.get(room)
         version = event.get("version")
+        # A join's event says how many seats are taken now (RoomService.join).
+        taken = event.get("taken")
         # The event itself tells the room's sockets: the read it causes is no news.
         known = self._known.get(room)
         if isinstance(version, int):
             if known is not None:
-                self._known[room] = (max(known[0], version), known[1])
+                seats = max(known[1], taken) if isinstance(taken, int) else known[1]
+                self._known[room] = (max(known[0], version), seats)
         else:
-            self._known.pop(room, None)  # a join: the next read sets the mark
+            self._known.pop(room, None)  # a join of old: the next read sets the mark
         if cached is not None and isinstance(version, int):
+            if isinstance(taken, int) and mark_of(cached)[1] < taken:
+                self.forget(room)  # a seat taken through another process: read it again
+                return
             if cached.version >= version:
                 return
             if cached.version == version - 1 and isinstance(event.get("state"), str):

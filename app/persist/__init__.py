@@ -37,7 +37,9 @@ def create_store(engine: AsyncEngine, settings: Settings) -> SqlStore:
     writer of its database unless RUMMY_BATCH_WRITER is off."""
     cipher = cipher_for(settings)
     writer = one_hop_writer(engine, cipher) if settings.batch_writer else None
-    return SqlStore(create_sessionmaker(engine), cipher, writer)
+    # SQLite's writer thread also makes rooms and takes seats: one writer, no busy waits.
+    setup = writer if isinstance(writer, SqliteWriter) else None
+    return SqlStore(create_sessionmaker(engine), cipher, writer, setup)
 
 
 def one_hop_writer(engine: AsyncEngine, cipher: StateCipher) -> Writer | None:

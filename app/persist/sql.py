@@ -17,7 +17,7 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
+from typing import Any, Protocol
 
 from sqlalchemy import Select, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
@@ -157,6 +157,25 @@ class EngineWriter:
         """The engine's connections are the engine's to close."""
 
 
+class Setup(Protocol):
+    """Room set-up in one hop (app/persist/sqlite_setup.py): the same rows as the engine's
+    path of `SqlStore.create` and `SqlStore.take_seat`."""
+
+    async def create_room(
+        self, room: dict[str, Any], seats: list[dict[str, Any]], hand: dict[str, Any]
+    ) -> None: ...
+
+    async def take_seat(
+        self,
+        room_id: str,
+        *,
+        name: str | None,
+        token_hash: str,
+        now: datetime,
+        deadline: datetime | None,
+    ) -> int | None: ...
+
+
 def _log_entry(row: MoveLog) -> LogEntry:
     return LogEntry(version=row.version, seat=row.seat, kind=row.kind, move=row.move)
 
@@ -187,11 +206,14 @@ class SqlStore:
         sessions: async_sessionmaker[AsyncSession],
         cipher: StateCipher,
         writer: Writer | None = None,
+        setup: Setup | None = None,
     ) -> None:
         self._sessions = sessions
         self._cipher = cipher
         self._fallback = EngineWriter(sessions, cipher)
         self._writer: Writer = writer or self._fallback
+        # SQLite's one-hop set-up (app/persist/sqlite_setup.py); None: through the engine.
+        self._setup = setup
 
     @property
     def writer(self) -> Writer:
@@ -230,40 +252,42 @@ class SqlStore:
         turn_seconds: int | None = None,
         turn_deadline: datetime | None = None,
     ) -> None:
+        room = {
+            "id": room_id,
+            "variant": variant,
+            "players": players,
+            "mode": mode,
+            "version": 0,
+            "state": self._cipher.seal(
+                self._cipher.state_context(room_id), state.model_dump_json()
+            ),
+            "hand_seq": 0,
+            "created_at": now,
+            "active_at": now,
+            "spectators": spectators,
+            "turn_seconds": turn_seconds,
+            "turn_deadline": turn_deadline,
+        }
+        seat_rows = [
+            {
+                "room_id": room_id,
+                "seat": i,
+                "name": s.name,
+                "token_hash": s.token_hash,
+                "bot": s.bot,
+            }
+            for i, s in enumerate(seats)
+        ]
+        start = seal_hand(self._cipher, room_id, 0, rules.hand_start(state).model_dump_json())
+        hand = {"room_id": room_id, "seq": 0, "start": start, "start_version": 0}
+        if self._setup is not None:
+            await self._setup.create_room(room, seat_rows, hand)
+            return
         async with self._sessions.begin() as session:
-            session.add(
-                Room(
-                    id=room_id,
-                    variant=variant,
-                    players=players,
-                    mode=mode,
-                    version=0,
-                    state=self._cipher.seal(
-                        self._cipher.state_context(room_id), state.model_dump_json()
-                    ),
-                    hand_seq=0,
-                    created_at=now,
-                    active_at=now,
-                    spectators=spectators,
-                    turn_seconds=turn_seconds,
-                    turn_deadline=turn_deadline,
-                )
-            )
+            session.add(Room(**room))
             await session.flush()
-            session.add_all(
-                Seat(room_id=room_id, seat=i, name=s.name, token_hash=s.token_hash, bot=s.bot)
-                for i, s in enumerate(seats)
-            )
-            session.add(
-                Hand(
-                    room_id=room_id,
-                    seq=0,
-                    start=seal_hand(
-                        self._cipher, room_id, 0, rules.hand_start(state).model_dump_json()
-                    ),
-                    start_version=0,
-                )
-            )
+            session.add_all(Seat(**row) for row in seat_rows)
+            session.add(Hand(**hand))
 
     async def load(self, room_id: str) -> Snapshot:
         """Raises RoomNotFound."""
@@ -327,6 +351,10 @@ class SqlStore:
         Each claim is its own conditional UPDATE, so two joiners (even in two processes)
         never get the same seat: the loser sees 0 rows and tries the next one.
         """
+        if self._setup is not None:
+            return await self._setup.take_seat(
+                room_id, name=name, token_hash=token_hash, now=now, deadline=deadline
+            )
         async with self._sessions.begin() as session:
             free = (
                 await session.scalars(

@@ -9,8 +9,10 @@ connection, so a batch costs the loop one hop.
 
 The statements are the group commit's SQLAlchemy statements (`sql.BATCH_SQL`) compiled
 once for SQLite, and the connection gets the engine's pragmas (WAL, synchronous=FULL), so
-what lands on disk is what `sql.EngineWriter` would write, sealed alike. Other writes (rooms, seats)
-still go through the engine; SQLite's busy timeout orders the two connections.
+what lands on disk is what `sql.EngineWriter` would write, sealed alike. A new room's rows
+and a join's seat claim take the same thread (`setup`, app/persist/sqlite_setup.py), so no
+write of this process waits for SQLite's busy timeout; the engine's few other writes
+(purges, sealing old rows) are ordered with these by that timeout.
 """
 
 from __future__ import annotations
@@ -19,6 +21,7 @@ import asyncio
 import sqlite3
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert
@@ -27,8 +30,10 @@ from sqlalchemy.engine import URL
 
 from app.db import sqlite_pragmas
 from app.models import Hand, MoveLog, Room
+from app.persist import sqlite_setup
 from app.persist.sealing import StateCipher
 from app.persist.sql import BATCH_SQL, BatchRows, cas_params
+from app.persist.sqlite_setup import SetupOp
 from app.persist.store import Batch, batch_order
 
 _DIALECT = sqlite.dialect(paramstyle="named")
@@ -66,6 +71,8 @@ class SqliteWriter:
         self._cipher = cipher
         self._thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="rummy-sqlite")
         self._conn: sqlite3.Connection | None = None
+        self._setups: list[tuple[SetupOp, asyncio.Future[Any]]] = []
+        self._setup_task: asyncio.Task[None] | None = None
 
     async def commit_many(self, batch: Batch) -> list[int | None]:
         """See `Writer.commit_many`; the states are sealed on the writer thread too.
@@ -73,6 +80,79 @@ class SqliteWriter:
         Raises what sqlite3 raises (the whole batch is then rolled back)."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._thread, self._write, batch)
+
+    async def create_room(
+        self, room: dict[str, Any], seats: list[dict[str, Any]], hand: dict[str, Any]
+    ) -> None:
+        """See `sql.Setup.create_room`."""
+        await self.setup(sqlite_setup.create_room(room, seats, hand, _stamp))
+
+    async def take_seat(
+        self,
+        room_id: str,
+        *,
+        name: str | None,
+        token_hash: str,
+        now: datetime,
+        deadline: datetime | None,
+    ) -> int | None:
+        """See `sql.Setup.take_seat`."""
+        op = sqlite_setup.take_seat(room_id, name, token_hash, now, deadline, _stamp)
+        seat: int | None = await self.setup(op)
+        return seat
+
+    async def setup(self, op: SetupOp) -> Any:
+        """Run a room set-up (app/persist/sqlite_setup.py) on the writer thread; the ones
+        that wait meanwhile share the next transaction. Returns what `op` returns.
+
+        Raises what `op` raises (only its own savepoint is rolled back), or what the
+        commit raises."""
+        future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        self._setups.append((op, future))
+        if self._setup_task is None:
+            self._setup_task = asyncio.create_task(self._drain_setups())
+        return await future
+
+    async def _drain_setups(self) -> None:
+        loop = asyncio.get_running_loop()
+        try:
+            while self._setups:
+                ops, self._setups = self._setups, []
+                try:
+                    results = await loop.run_in_executor(
+                        self._thread, self._run_setups, [op for op, _ in ops]
+                    )
+                except Exception as exc:
+                    results = [exc] * len(ops)
+                for (_, future), result in zip(ops, results, strict=True):
+                    if future.done():
+                        continue
+                    if isinstance(result, Exception):
+                        future.set_exception(result)
+                    else:
+                        future.set_result(result)
+        finally:
+            self._setup_task = None
+
+    def _run_setups(self, ops: list[SetupOp]) -> list[Any]:
+        conn = self._connection()
+        results: list[Any] = []
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for op in ops:
+                conn.execute("SAVEPOINT setup")
+                try:
+                    results.append(op(conn))
+                except sqlite3.Error as exc:
+                    conn.execute("ROLLBACK TO setup")
+                    results.append(exc)
+                conn.execute("RELEASE setup")
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+        return results
 
     async def close(self) -> None:
         loop = asyncio.get_running_loop()

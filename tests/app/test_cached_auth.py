@@ -77,6 +77,10 @@ async def _hold_every_connection(server: LiveServer) -> list[Any]:
     return held
 
 
+async def _forget(server: LiveServer, room: str) -> None:
+    server.app.state.service.snapshots.forget(room)
+
+
 async def _release(held: list[Any]) -> None:
     for conn in held:
         await conn.close()
@@ -88,9 +92,15 @@ async def test_a_full_pool_answers_503_within_its_timeout(make_server: Any) -> N
         api = Api(http)
         created = ok(await api.create(players=2, mode="online"), 201)
         room, token = created["room"], created["token"]
+        fresh = ok(await api.create(players=2, mode="online"), 201)
+        await server.call(lambda: _forget(server, room))
         held = await server.call(lambda: _hold_every_connection(server))
         try:
-            # Not cached yet: reading it needs a connection, and none comes. The client's
+            # A room is cached as it is made: its first socket (one of a storm's thousands)
+            # gets its state with no connection free.
+            async with connect(ws_url(server, fresh["room"], fresh["token"])) as ws:
+                assert (await Socket(ws).state())["seat"] == 0
+            # Not cached: reading it needs a connection, and none comes. The client's
             # own bound (10 s) is far below SQLAlchemy's default 30 s wait.
             busy = await http.get(f"/api/rooms/{room}/state", headers=api.auth(token), timeout=10)
             assert error_code(busy, 503) == "unavailable"
