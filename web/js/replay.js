@@ -16,9 +16,26 @@ function handsOf(log) {
   return log?.hands ?? log?.log ?? [];
 }
 
-export function buildReplay(log, view) {
+/** The logged hand numbered `number` (the log's `hand`, 0 first); the last one when null. */
+function handOf(log, number = null) {
   const hands = handsOf(log);
-  const last = hands[hands.length - 1];
+  if (number === null) return hands[hands.length - 1];
+  return hands.find((x) => x.hand === number);
+}
+
+/**
+ * The replay step that shows the table just before the move logged at `version`: step 0
+ * is the deal and step i follows the i-th move, so it is that move's place in the list
+ * (votes and stand-ins take versions too, so the version itself cannot be counted on).
+ * -1 when hand `number` has no such move.
+ */
+export function stepBefore(log, number, version) {
+  return (handOf(log, number)?.moves || []).findIndex((entry) => entry.version === version);
+}
+
+/** One step per move of hand `number` (the last hand when null), the deal first. */
+export function buildReplay(log, view, number = null) {
+  const last = handOf(log, number);
   if (!last) return [];
   // `start` is the hand as dealt: hands, stock (top first), discard (top last).
   const deal = last.start || last.deal || {};
