@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from playwright.async_api import expect
-from webdeals import computer_room
+from webdeals import computer_room, deal
 from webtools import PHONE, meld, screenshot
 
 pytestmark = pytest.mark.browser
@@ -69,11 +69,28 @@ async def play_badly_then_go_out(page: Any) -> None:
     await expect(page.locator("#hand-result")).to_have_text("Anna gaat uit!")
 
 
+async def costliest(http: Any, room: str, token: str) -> tuple[dict[str, Any], list[Any]]:
+    """What the server says for this seat: the last hand's log, and its decisions that cost
+    points against a better move, worst first (all of them, not just three)."""
+    auth = {"Authorization": f"Bearer {token}"}
+    hand = (await http.get(f"/api/rooms/{room}/log", headers=auth)).json()["hands"][-1]
+    r = await http.get(f"/api/rooms/{room}/review", params={"hand": hand["hand"]}, headers=auth)
+    assert r.status_code == 200 and r.json()["status"] == "ready", r.text
+    costly = [d for d in r.json()["decisions"] if d["better"] and d["cost"] > 0]
+    return hand, sorted(costly, key=lambda d: (-d["cost"], d["version"]))
+
+
+async def listed(review: Any) -> list[list[float]]:
+    """[version, cost] of each decision the page lists, in its order."""
+    items = review.locator("li.decision")
+    js = "els => els.map((e) => [Number(e.dataset.version), Number(e.dataset.cost)])"
+    return list(await items.evaluate_all(js))
+
+
 async def test_the_review_lists_the_costliest_decisions_and_shows_each_in_the_replay(
     pages, http
 ) -> None:
     game = await computer_room(http, [HUMAN, BOT], discard=["5C"], stock_top=STOCK)
-    auth = {"Authorization": f"Bearer {game['token']}"}
     page = await pages.page(path=f"/r/{game['room']}#seat={game['token']}", viewport=WIDE)
     await play_badly_then_go_out(page)
 
@@ -91,23 +108,12 @@ async def test_the_review_lists_the_costliest_decisions_and_shows_each_in_the_re
     await review.get_by_role("button", name="Opnieuw").click()
     await expect(review).to_have_attribute("data-status", "ready", timeout=60_000)
 
-    # What the server says for this seat: the costly ones, worst first, three at most.
-    log = (await http.get(f"/api/rooms/{game['room']}/log", headers=auth)).json()
-    hand = log["hands"][-1]
-    r = await http.get(
-        f"/api/rooms/{game['room']}/review", params={"hand": hand["hand"]}, headers=auth
-    )
-    assert r.status_code == 200 and r.json()["status"] == "ready", r.text
-    costly = [d for d in r.json()["decisions"] if d["better"] and d["cost"] > 0]
-    costly.sort(key=lambda d: (-d["cost"], d["version"]))
+    hand, costly = await costliest(http, game["room"], game["token"])
     assert costly, "this deal is made for costly throws; the review found none"
     expected = costly[:3]
     items = review.locator("li.decision")
     await expect(items).to_have_count(len(expected))
-    listed = await items.evaluate_all(
-        "els => els.map((e) => [Number(e.dataset.version), Number(e.dataset.cost)])"
-    )
-    assert listed == [[d["version"], d["cost"]] for d in expected]
+    assert await listed(review) == [[d["version"], d["cost"]] for d in expected]
     for item, d in zip(await items.all(), expected, strict=True):
         await expect(item.locator(".decision-cost")).to_have_text(
             f"kostte ongeveer {round(d['cost'])} punten"
@@ -150,3 +156,59 @@ async def test_the_review_lists_the_costliest_decisions_and_shows_each_in_the_re
     await expect(items.first.locator(".decision-reason")).to_have_text(
         f"Why: {expected[0]['reasons']['en']}."
     )
+
+
+async def test_local_play_reviews_each_seat_held_on_the_device(pages, http) -> None:
+    body = {
+        "variant": "classic",
+        "players": 2,
+        "mode": "local",
+        "name": "Anna",
+        "deal": deal("classic", [HUMAN, BOT], discard=["5C"], stock_top=["6H", "9H", "6S"]),
+    }
+    r = await http.post("/api/rooms", json=body)
+    assert r.status_code == 201, r.text
+    room, tokens = r.json()["room"], r.json()["tokens"]
+    # Anna throws the 6H instead of laying her run down; Bob's turn is one draw and a throw.
+    for seat, move in [
+        (0, {"type": "draw", "source": "stock"}),
+        (0, {"type": "discard", "card": "6H"}),
+        (1, {"type": "draw", "source": "stock"}),
+        (1, {"type": "discard", "card": "9H"}),
+        (0, {"type": "draw", "source": "stock"}),
+        (0, {"type": "meld", "melds": MELDS}),
+        (0, {"type": "discard", "card": "6S"}),
+    ]:
+        auth = {"Authorization": f"Bearer {tokens[seat]}"}
+        version = (await http.get(f"/api/rooms/{room}/state", headers=auth)).json()["version"]
+        done = await http.post(
+            f"/api/rooms/{room}/moves", headers=auth, json={"move": move, "version": version}
+        )
+        assert done.status_code == 200, done.text
+
+    # The device that made the room holds both seats (the lobby keeps every token).
+    page = await pages.page(path="/", viewport=PHONE)
+    game = {"room": room, "seat": 0, "token": tokens[0], "mode": "local", "variant": "classic"}
+    game |= {"tokens": {"0": tokens[0], "1": tokens[1]}, "playerNames": ["Anna", "Bob"]}
+    await page.evaluate(
+        "game => localStorage.setItem('rummy.games', JSON.stringify({[game.room]: game}))", game
+    )
+    await page.goto(f"/r/{room}#seat={tokens[0]}")
+    await page.get_by_role("button", name="Bespreek mijn hand").click()
+    review = page.locator("#review")
+    await expect(review.locator("h3")).to_have_text("De duurste beslissingen van Anna")
+    await expect(review).to_have_attribute("data-status", "ready", timeout=60_000)
+    _, anna = await costliest(http, room, tokens[0])
+    assert anna, "throwing the 6H with a run ready costs points"
+    assert await listed(review) == [[d["version"], d["cost"]] for d in anna[:3]]
+
+    await review.get_by_role("button", name="Bob").click()
+    await expect(review.locator("h3")).to_have_text("De duurste beslissingen van Bob")
+    await expect(review).to_have_attribute("data-status", "ready", timeout=60_000)
+    _, bob = await costliest(http, room, tokens[1])
+    assert await listed(review) == [[d["version"], d["cost"]] for d in bob[:3]]
+    if not bob:
+        await expect(review.locator(".review-none")).to_have_text(
+            "Geen dure beslissingen: de moeilijke computer had het niet beter gedaan."
+        )
+    await screenshot(page, "review-local-375")
