@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 from playwright.async_api import expect
-from webdeals import computer_room, deal
+from webdeals import computer_room, new_room
 from webtools import PHONE, meld, screenshot
 
 pytestmark = pytest.mark.browser
@@ -159,16 +159,8 @@ async def test_the_review_lists_the_costliest_decisions_and_shows_each_in_the_re
 
 
 async def test_local_play_reviews_each_seat_held_on_the_device(pages, http) -> None:
-    body = {
-        "variant": "classic",
-        "players": 2,
-        "mode": "local",
-        "name": "Anna",
-        "deal": deal("classic", [HUMAN, BOT], discard=["5C"], stock_top=["6H", "9H", "6S"]),
-    }
-    r = await http.post("/api/rooms", json=body)
-    assert r.status_code == 201, r.text
-    room, tokens = r.json()["room"], r.json()["tokens"]
+    made = await new_room(http, "local", [HUMAN, BOT], ["5C"], stock_top=["6H", "9H", "6S"])
+    room, tokens = made["room"], made["tokens"]
     # Anna throws the 6H instead of laying her run down; Bob's turn is one draw and a throw.
     for seat, move in [
         (0, {"type": "draw", "source": "stock"}),
