@@ -35,10 +35,10 @@ export function stepBefore(log, number, version) {
 
 /** One step per move of hand `number` (the last hand when null), the deal first. */
 export function buildReplay(log, view, number = null) {
-  const last = handOf(log, number);
-  if (!last) return [];
+  const logged = handOf(log, number);
+  if (!logged) return [];
   // `start` is the hand as dealt: hands, stock (top first), discard (top last).
-  const deal = last.start || last.deal || {};
+  const deal = logged.start || logged.deal || {};
   const state = {
     hands: (deal.hands || []).map((x) => [...x]),
     stock: [...(deal.stock || [])],
@@ -52,7 +52,7 @@ export function buildReplay(log, view, number = null) {
     discard: state.discard[state.discard.length - 1] || null,
   });
   const steps = [snap(t("replayStart"))];
-  for (const entry of last.moves || []) {
+  for (const entry of logged.moves || []) {
     const seat = entry.seat;
     const move = entry.move || entry;
     const hand = state.hands[seat] || [];
