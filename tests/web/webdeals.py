@@ -37,23 +37,27 @@ def value(cards: list[str]) -> int:
     return sum(points.get(c[0], 0) or int(c[0]) for c in cards)
 
 
-async def computer_room(
+async def computer_room(http: Any, *deal_args: Any, **deal_kw: Any) -> dict[str, Any]:
+    """A room against easy bots for "Anna" in seat 0: on a fixed deal when `hands` are given
+    (built by `deal`), else on a random one (the arguments of `new_room` after `mode`)."""
+    return await new_room(http, "computer", *deal_args, **deal_kw)
+
+
+async def new_room(
     http: Any,
+    mode: str,
     hands: list[list[str]] | None = None,
     discard: list[str] | None = None,
     stock_top: list[str] | None = None,
     variant: str = "classic",
     players: int = 2,
 ) -> dict[str, Any]:
-    """A room against easy bots for "Anna" in seat 0: on a fixed deal when `hands` are given
-    (built by `deal`), else on a random one."""
-    body: dict[str, Any] = {
-        "variant": variant,
-        "players": players,
-        "mode": "computer",
-        "name": "Anna",
-        "bots": {str(i): "easy" for i in range(1, players)},
-    }
+    """A room of `mode` for "Anna" in seat 0 ("computer": easy bots in the other seats;
+    "local": players on the same device, every token in `tokens`), on a fixed deal when
+    `hands` are given (built by `deal`), else on a random one."""
+    body: dict[str, Any] = {"variant": variant, "players": players, "mode": mode, "name": "Anna"}
+    if mode == "computer":
+        body["bots"] = {str(i): "easy" for i in range(1, players)}
     if hands is not None:
         body["deal"] = deal(variant, hands, discard=discard or [], stock_top=stock_top)
     r = await http.post("/api/rooms", json=body)

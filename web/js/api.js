@@ -41,6 +41,9 @@ export const watchRoom = (id) => request("GET", `${room(id)}/watch`);
 export const getLog = (id, token) => request("GET", `${room(id)}/log`, { token });
 export const getRecentMoves = (id, token, since) => request("GET", `${room(id)}/recent?since=${since}`, { token });
 export const getHint = (id, token, lang) => request("GET", `${room(id)}/hint?lang=${lang}`, { token });
+// `hand` is the log's number for the hand (0 for the room's first), not the view's hand_number.
+export const getReview = (id, token, hand, lang) =>
+  request("GET", `${room(id)}/review?hand=${hand}&lang=${lang}`, { token });
 export const sendMove = (id, token, move, version) =>
   request("POST", `${room(id)}/moves`, { token, body: { move, version } });
 // The version makes a repeated vote (a double click) a no-op once its hand is dealt.

@@ -7,6 +7,7 @@ import { fetchHint } from "./hint.js";
 import { muted, setMuted } from "./cues.js";
 import { motionOn, setMotion } from "./motion.js";
 import { lang, setLang, t } from "./i18n.js";
+import { decisionReplay, dropReview, loadReview } from "./review.js";
 import { forgetGame, inviteUrl } from "./saved.js";
 import { resetStats } from "./stats.js";
 
@@ -118,6 +119,19 @@ export function bindEvents(store, game) {
     "replay-prev": () => store.update({ replay: { ...store.replay, index: Math.max(0, store.replay.index - 1) } }),
     "replay-next": () => store.update({ replay: { ...store.replay, index: Math.min(store.replay.steps.length - 1, store.replay.index + 1) } }),
     "replay-close": () => store.update({ replay: null }),
+    review: (el) => loadReview(store, Number(el.dataset.seat)),
+    "review-toggle": (el) => {
+      if (!store.review) {
+        loadReview(store, Number(el.dataset.seat));
+        return;
+      }
+      dropReview(store);
+      store.emit();
+    },
+    "review-show": (el) => {
+      const replay = decisionReplay(store, Number(el.dataset.version));
+      if (replay) store.update({ replay });
+    },
     forget: (el) => {
       forgetGame(el.dataset.room);
       store.emit();

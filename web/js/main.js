@@ -10,6 +10,7 @@ import { Playback } from "./motion.js";
 import { render } from "./render.js";
 import { normalizeVariants } from "./render-lobby.js";
 import { buildReplay } from "./replay.js";
+import { dropReview } from "./review.js";
 import { sheetFromLog } from "./scoresheet.js";
 import { loadSheet, saveGame, saveSheet, savedGame } from "./saved.js";
 import { recordHand } from "./stats.js";
@@ -56,6 +57,8 @@ function applyView(view) {
   if (!view || !store.session) return;
   const prev = store.view;
   if (prev && view.hand_number !== prev.hand_number) store.revealed = null;
+  // A review belongs to the hand end it was opened on (a new match may restart at hand 1).
+  if (store.review && !["hand_over", "match_over"].includes(view.phase)) dropReview(store);
   if (view.hand_result && ["hand_over", "match_over"].includes(view.phase)) {
     recordHand(store.session.room, store.session.mode, view, store.rules(view.variant).scoring === "penalty");
     let sheet = store.sheet.filter((e) => e.hand < view.hand_number);

@@ -30,27 +30,38 @@ export function seatNames(view, seats) {
   return seats.map((s) => seatName(view, s)).join(", ");
 }
 
-/** The last move in words, from the view's `last_move`. */
-export function describeMove(view, last) {
-  if (!last) return "";
-  const name = seat => seatName(view, seat);
-  const m = last.move || {};
+/** A move in words; `prefix` picks the phrasing: "last" ("Anna discarded 7♥.") or "do" ("discard 7♥"). */
+function wordsFor(prefix, m, params) {
+  const cards = (codes) => cardsShort(codes || []);
   switch (m.type) {
     case "draw":
-      return m.source === "discard" && m.card
-        ? t("lastDrawDiscard", { name: name(last.seat), card: cardsShort([m.card]) })
-        : m.source === "discard"
-          ? t("lastDrawDiscard", { name: name(last.seat), card: "" }).replace("  ", " ")
-          : t("lastDrawStock", { name: name(last.seat) });
+      if (m.source !== "discard") return t(`${prefix}DrawStock`, params);
+      if (m.card) return t(`${prefix}DrawDiscard`, { ...params, card: cards([m.card]) });
+      return t(`${prefix}DrawDiscard`, { ...params, card: "" }).replace("  ", " ").trim();
     case "meld":
-      return t("lastMeld", { name: name(last.seat), cards: (m.melds || []).map(cardsShort).join(" · ") });
+      return t(`${prefix}Meld`, { ...params, cards: (m.melds || []).map(cards).join(" · ") });
     case "layoff":
-      return t("lastLayoff", { name: name(last.seat), cards: cardsShort(m.cards || []) });
+      return t(`${prefix}Layoff`, { ...params, cards: cards(m.cards) });
     case "swap":
-      return t("lastSwap", { name: name(last.seat), card: cardsShort([m.card]) });
+      return t(`${prefix}Swap`, { ...params, card: cards([m.card]) });
     case "discard":
-      return t("lastDiscard", { name: name(last.seat), card: cardsShort([m.card]) });
+      return t(`${prefix}Discard`, { ...params, card: cards([m.card]) });
     default:
       return "";
   }
+}
+
+/** The last move in words, from the view's `last_move`. */
+export function describeMove(view, last) {
+  if (!last) return "";
+  return wordsFor("last", last.move || {}, { name: seatName(view, last.seat) });
+}
+
+/**
+ * A move without a name, as the hand review lists it ("discard 7♥"). A draw from the
+ * discard pile does not say which card it took: `pile` is the top card at that moment.
+ */
+export function moveWords(move, pile = null) {
+  const named = move.type === "draw" && move.source === "discard" && !move.card && pile ? { ...move, card: pile } : move;
+  return wordsFor("do", named || {}, {});
 }

@@ -4,6 +4,7 @@ import { cardName, handValue, renderCard } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatName, seatNames } from "./names.js";
+import { renderReview, reviewButton } from "./render-review.js";
 
 /** Rows of [hand, points per seat, running totals]; an "earlier" row covers hands this browser missed. */
 function sheetRows(store, view) {
@@ -114,7 +115,9 @@ export function renderHandEnd(store) {
       over ? null : voteBlock(view, "next_hand", t("nextHand"), store),
       voteBlock(view, "new_match", t("newMatch"), store, over),
       h("button", { type: "button", class: "btn", data: { action: "replay" }, text: t("replay") }),
+      reviewButton(store),
       verifyLink(store, view),
     ),
+    view.seat === null ? null : renderReview(store),
   );
 }

@@ -7,6 +7,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatName } from "./names.js";
 import { renderHandEnd } from "./render-end.js";
+import { reviewNote } from "./render-review.js";
 import { renderJoin, renderLobby, renderMessage, renderRules } from "./render-lobby.js";
 import { renderTable } from "./render-table.js";
 import { missedPanel } from "./missed.js";
@@ -14,11 +15,16 @@ import { awayBanners, keepTicking, turnClock } from "./seats-alive.js";
 
 const $ = (id) => document.getElementById(id);
 
+// What tells apart controls that share a hook: the pile, the meld end, the vote, the seat,
+// the reviewed decision.
+const DETAILS = ["data-source", "data-end", "data-vote", "data-seat", "data-version"];
+const detailOf = (el) => DETAILS.map((a) => el.getAttribute(a)).find(Boolean) || "";
+
 function focusKey(el) {
   if (!el || el === document.body) return null;
   for (const attr of ["data-id", "data-meld", "data-action", "id"]) {
     if (el.hasAttribute?.(attr)) {
-      const extra = el.getAttribute("data-source") || el.getAttribute("data-end") || el.getAttribute("data-vote") || "";
+      const extra = detailOf(el);
       return [attr, el.getAttribute(attr), extra];
     }
   }
@@ -30,7 +36,7 @@ function restoreFocus(key) {
   const [attr, value, extra] = key;
   const all = document.querySelectorAll(`[${attr}="${CSS.escape(value)}"]`);
   for (const el of all) {
-    const e = el.getAttribute("data-source") || el.getAttribute("data-end") || el.getAttribute("data-vote") || "";
+    const e = detailOf(el);
     if (e === extra && !el.disabled) {
       el.focus({ preventScroll: true });
       return;
@@ -70,6 +76,9 @@ function cover(store) {
   );
 }
 
+// The card's code rides along, as in the hand, so a test can read the table of each step.
+const tinyCard = (code) => renderCard(code, { classes: ["tiny"], attrs: { "data-card": code } });
+
 function replayPanel(store) {
   const r = store.replay;
   const step = r.steps[r.index];
@@ -78,11 +87,13 @@ function replayPanel(store) {
       h("h2", { id: "replay-title", text: t("replay") }),
       h("p", { class: "replay-step", text: r.index === 0 ? t("replayStart") : t("replayStep", { i: r.index, n: r.steps.length - 1 }) }),
       h("p", { class: "replay-text", text: step.text }),
-      h("div", { class: "replay-hands" }, step.hands.map((cards, seat) => h("div", { class: "replay-hand" },
+      // Opened from the hand review: its decision is the move after this step.
+      r.focus?.index === r.index ? h("p", { class: "replay-focus", text: reviewNote(store.view, r.focus) }) : null,
+      h("div", { class: "replay-hands" }, step.hands.map((cards, seat) => h("div", { class: ["replay-hand", r.focus?.seat === seat && "reviewed"], data: { seat: String(seat) } },
         h("strong", { text: seatName(store.view, seat) }),
-        h("div", { class: "mini-row" }, cards.map((c) => renderCard(c, { classes: ["tiny"] })))))),
-      h("div", { class: "replay-melds" }, step.melds.map((m) => h("div", { class: "mini-row meld-mini" }, m.map((c) => renderCard(c, { classes: ["tiny"] }))))),
-      step.discard ? h("p", {}, t("discardPile"), ": ", renderCard(step.discard, { classes: ["tiny"] })) : null,
+        h("div", { class: "mini-row" }, cards.map(tinyCard))))),
+      h("div", { class: "replay-melds" }, step.melds.map((m) => h("div", { class: "mini-row meld-mini" }, m.map(tinyCard)))),
+      step.discard ? h("p", {}, t("discardPile"), ": ", tinyCard(step.discard)) : null,
       h("div", { class: "row" },
         h("button", { type: "button", class: "btn", data: { action: "replay-prev" }, disabled: r.index === 0, text: t("replayPrev") }),
         h("button", { type: "button", class: "btn primary", data: { action: "replay-next" }, disabled: r.index >= r.steps.length - 1, text: t("replayNext") }),

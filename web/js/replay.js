@@ -16,12 +16,29 @@ function handsOf(log) {
   return log?.hands ?? log?.log ?? [];
 }
 
-export function buildReplay(log, view) {
+/** The logged hand numbered `number` (the log's `hand`, 0 first); the last one when null. */
+function handOf(log, number = null) {
   const hands = handsOf(log);
-  const last = hands[hands.length - 1];
-  if (!last) return [];
+  if (number === null) return hands[hands.length - 1];
+  return hands.find((x) => x.hand === number);
+}
+
+/**
+ * The replay step that shows the table just before the move logged at `version`: step 0
+ * is the deal and step i follows the i-th move, so it is that move's place in the list
+ * (votes and stand-ins take versions too, so the version itself cannot be counted on).
+ * -1 when hand `number` has no such move.
+ */
+export function stepBefore(log, number, version) {
+  return (handOf(log, number)?.moves || []).findIndex((entry) => entry.version === version);
+}
+
+/** One step per move of hand `number` (the last hand when null), the deal first. */
+export function buildReplay(log, view, number = null) {
+  const logged = handOf(log, number);
+  if (!logged) return [];
   // `start` is the hand as dealt: hands, stock (top first), discard (top last).
-  const deal = last.start || last.deal || {};
+  const deal = logged.start || logged.deal || {};
   const state = {
     hands: (deal.hands || []).map((x) => [...x]),
     stock: [...(deal.stock || [])],
@@ -35,7 +52,7 @@ export function buildReplay(log, view) {
     discard: state.discard[state.discard.length - 1] || null,
   });
   const steps = [snap(t("replayStart"))];
-  for (const entry of last.moves || []) {
+  for (const entry of logged.moves || []) {
     const seat = entry.seat;
     const move = entry.move || entry;
     const hand = state.hands[seat] || [];

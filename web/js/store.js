@@ -48,7 +48,8 @@ export class Store extends EventTarget {
     this.revealed = null; // local play: the seat whose cards are uncovered
     this.hint = null;
     this.sheet = []; // [{hand, points}] seen by this browser
-    this.replay = null; // {steps, index}
+    this.replay = null; // {steps, index, focus}: focus marks a reviewed decision's step
+    this.review = null; // the hand review on the hand-end screen (review.js)
     this.pending = false;
     this.dragging = null; // {ids, codes} of cards being dragged (drag.js)
     this.extra = {}; // page data: join summary, rules variant

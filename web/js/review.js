@@ -1,0 +1,105 @@
+// The hand review (GET /api/rooms/{room}/review, API.md "Hints"): a seat's own decisions of
+// the hand just finished, judged by the hard bot. The server computes it in the background,
+// so this polls while it is pending, then keeps the three decisions that cost the most.
+import { getLog, getReview } from "./api.js";
+import { lang } from "./i18n.js";
+import { buildReplay, stepBefore } from "./replay.js";
+
+// About 0.4 s, growing by half each time up to 4 s: a short hand is ready within the first
+// tries, a long one on a busy server gets a minute and a half before we stop asking.
+const FIRST_WAIT_MS = 400;
+const MAX_WAIT_MS = 4000;
+const MAX_TRIES = 30;
+const SHOWN = 3;
+
+let generation = 0;
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** The seats this device may review: its own, or in local play every human seat it holds. */
+export function reviewSeats(store) {
+  const s = store.session;
+  if (!s?.token || store.view?.seat === null || store.view?.seat === undefined) return [];
+  if (s.mode !== "local" || !s.tokens) return [store.view.seat];
+  return Object.entries(s.tokens).filter(([, token]) => token).map(([seat]) => Number(seat));
+}
+
+function tokenOf(store, seat) {
+  const s = store.session;
+  return s.mode === "local" && s.tokens?.[String(seat)] ? s.tokens[String(seat)] : s.token;
+}
+
+/** The decisions worth a look: a better move that the hard bot thinks cost points, worst first. */
+export function costliest(decisions) {
+  return decisions
+    .filter((d) => d.better && d.cost > 0)
+    .sort((a, b) => b.cost - a.cost || a.version - b.version)
+    .slice(0, SHOWN);
+}
+
+/**
+ * Each decision with its replay step (the table just before it) and the discard pile's top
+ * card then: a review's draw from the pile does not name the card it took.
+ */
+function placed(decisions, log, view, hand) {
+  const steps = buildReplay(log, view, hand);
+  return decisions.map((d) => {
+    const step = stepBefore(log, hand, d.version);
+    return { ...d, step, pile: steps[step]?.discard ?? null };
+  });
+}
+
+/**
+ * Load `seat`'s review of the hand that just ended into `store.review`:
+ * {seat, hand, status: "loading" | "pending" | "ready" | "slow" | "error", shown, log, error}.
+ * A newer call (another seat, a retry) or the next hand stops an older one's polling.
+ */
+export async function loadReview(store, seat) {
+  const mine = ++generation;
+  const current = () => mine === generation && store.review?.seat === seat;
+  store.update({ review: { seat, hand: null, status: "loading", shown: [], log: null, error: null } });
+  const token = tokenOf(store, seat);
+  const room = store.session.room;
+  try {
+    // The review asks for the log's hand number, which the view does not carry.
+    const log = await getLog(room, token);
+    const hands = log?.hands || [];
+    const hand = hands[hands.length - 1]?.hand;
+    if (hand === undefined) throw new Error("no finished hand in the log");
+    let wait = FIRST_WAIT_MS;
+    for (let tries = 0; tries < MAX_TRIES; tries++) {
+      if (!current()) return;
+      const review = await getReview(room, token, hand, lang());
+      if (!current()) return;
+      if (review.status === "ready") {
+        const shown = placed(costliest(review.decisions || []), log, store.view, hand);
+        store.update({ review: { ...store.review, hand, status: "ready", shown, log } });
+        return;
+      }
+      if (store.review.status !== "pending") store.update({ review: { ...store.review, hand, status: "pending" } });
+      await sleep(wait);
+      wait = Math.min(MAX_WAIT_MS, wait * 1.5);
+    }
+    if (current()) store.update({ review: { ...store.review, status: "slow" } });
+  } catch (err) {
+    if (current()) store.update({ review: { ...store.review, status: "error", error: err?.error || null } });
+  }
+}
+
+/**
+ * The replay of the reviewed hand opened at decision `version`'s step, the table as it was
+ * just before it; `focus` marks that step. Null when the review has no such decision.
+ */
+export function decisionReplay(store, version) {
+  const r = store.review;
+  const decision = r?.shown?.find((d) => d.version === version);
+  if (!decision || decision.step < 0) return null;
+  const steps = buildReplay(r.log, store.view, r.hand);
+  return { steps, index: decision.step, focus: { index: decision.step, seat: r.seat, decision } };
+}
+
+/** Forget the review (a new hand began): any polling still running stops. */
+export function dropReview(store) {
+  generation++;
+  store.review = null;
+}
