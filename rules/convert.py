@@ -1,8 +1,9 @@
 """The boundary: `GameState` <-> `core.Game` and API moves <-> engine move tuples.
 
-A state goes out as one nested dict validated in one `GameState.model_validate` call:
-pydantic-core validates it faster than Python code can construct the nested models one by
-one (or even `model_construct` them).
+Inside the rules a state goes out with `state_of`: built from the engine's own values as they
+are (`rules.fastform.trusted`), sharing what the move left unchanged with the state before,
+and carrying its `Game` so the next move converts nothing. `state_from_game`, for a `Game`
+from outside the rules, validates the whole state in one `GameState.model_validate` call.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ from typing import Literal
 
 from rules.cards import CODES, code_to_int, codes, ints
 from rules.errors import InvalidMove, MeldNotFound
+from rules.fastform import form_of, trusted
 from rules.fastrules import fast_rules
 from rules.game import (
     DISCARD,
@@ -30,7 +32,7 @@ from rules.game import (
 )
 from rules.melds import END_ANY, END_HIGH, END_LOW, TMeld
 from rules.moves import Discard, Draw, LayOff, Meld, Move, Swap, parse_move
-from rules.state import Deal, GameState, LastMove, TableMeld
+from rules.state import Deal, GameState, HandResult, LastMove, TableMeld, Votes
 
 _END_OF = {None: END_ANY, "low": END_LOW, "high": END_HIGH}
 _END_NAME: dict[int, Literal["low", "high"] | None] = {
@@ -72,17 +74,28 @@ def to_fast_move(move: Move) -> FastMove:
 
 
 def to_api_move(move: FastMove) -> Move:
-    """The API move of an engine tuple."""
+    """The API move of an engine tuple (built as validation would build it, unvalidated)."""
     kind = move[0]
     if kind == DRAW:
-        return Draw(source="stock" if move[1] == SRC_STOCK else "discard")
+        return _DRAWS[move[1]]
     if kind == DISCARD:
-        return Discard(card=CODES[move[1]])
+        return _DISCARDS[move[1]]
     if kind == MELD:
-        return Meld(melds=tuple(codes(g) for g in move[1]))
+        return trusted(Meld, {"type": "meld", "melds": tuple(map(codes, move[1]))}, None, ("melds",))
     if kind == LAYOFF:
-        return LayOff(meld=f"m{move[1]}", cards=codes(move[2]), end=_END_NAME[move[3]])
-    return Swap(meld=f"m{move[1]}", card=CODES[move[2]])
+        fields = {
+            "type": "layoff",
+            "meld": f"m{move[1]}",
+            "cards": codes(move[2]),
+            "end": _END_NAME[move[3]],
+        }
+        return trusted(LayOff, fields, None, ("meld", "cards", "end"))
+    return trusted(Swap, {"type": "swap", "meld": f"m{move[1]}", "card": CODES[move[2]]}, None, ("meld", "card"))
+
+
+# Moves are frozen, so every draw and discard is one shared object (by SRC_* and card int).
+_DRAWS: tuple[Draw, Draw] = (Draw(source="stock"), Draw(source="discard"))
+_DISCARDS: tuple[Discard, ...] = tuple(Discard(card=code) for code in CODES)
 
 
 def last_move_from_json(lm: LastMove | None) -> tuple[int, FastMove] | None:
@@ -154,6 +167,26 @@ def game_from_state(state: GameState) -> Game:
     Raises:
         KeyError: unknown variant.
     """
+    return game_of(state).copy()
+
+
+def game_of(state: GameState) -> Game:
+    """The engine form `state` carries, built and kept on first use: read it, never change
+    it (`copy()` it first).
+
+    Raises:
+        KeyError: unknown variant.
+    """
+    form = form_of(state)
+    if form is None:
+        return _build_game(state)
+    g: Game | None = form.value
+    if g is None:
+        g = form.value = _build_game(state)
+    return g
+
+
+def _build_game(state: GameState) -> Game:
     hr = state.hand_result
     return Game(
         fast_rules(state.variant),
@@ -258,3 +291,113 @@ def state_from_game(g: Game) -> GameState:
             else {"seat": g.last_move[0], "move": move_json(g.last_move[1])},
         }
     )
+
+
+def state_of(g: Game, before: GameState | None = None) -> GameState:
+    """The state of a `Game` the rules made, carrying `g`, which nobody may change after.
+
+    Trusted: the engine only holds valid values, so nothing is validated again (tests/rules
+    compare with full validation). `before`, the state `g` was copied from, lends the parts
+    a move leaves as they were (its table melds, the fixed deal, the votes).
+    """
+    base = game_of(before) if before is not None else None
+    res = g.hand_result
+    fixed = g.fixed_deal
+    lm = g.last_move
+    votes_next, votes_new = g.votes_next, g.votes_new
+    if before is not None and base is not None:
+        fixed_deal = before.fixed_deal if fixed is base.fixed_deal else _deal_model(fixed)
+        melds = _meld_models(g.melds, base.melds, before.melds)
+        same_votes = votes_next == base.votes_next and votes_new == base.votes_new
+        votes = before.votes if same_votes else _votes_model(votes_next, votes_new)
+    else:
+        fixed_deal = _deal_model(fixed)
+        melds = _meld_models(g.melds, [], ())
+        votes = _votes_model(votes_next, votes_new)
+    fields = {
+        "variant": g.r.name,
+        "players": g.players,
+        "seed": g.seed.hex(),
+        "match_number": g.match_number,
+        "hand_number": g.hand_number,
+        "hand_seed": g.hand_seed.hex(),
+        "fixed_deal": fixed_deal,
+        "reshuffles": g.reshuffles,
+        "stock_exhaustions": g.stock_exhaustions,
+        "limit": g.limit or None,
+        "hands": tuple(map(codes, g.hands)),
+        "stock": codes(reversed(g.stock)),
+        "discard": codes(g.discard),
+        "melds": melds,
+        "next_meld_id": g.next_meld_id,
+        "phase": PHASE_NAMES[g.phase],
+        "turn": g.turn,
+        "dealer": g.dealer,
+        "scores": tuple(g.scores),
+        "turns_completed": g.turns_completed,
+        "opened": tuple(g.opened),
+        "has_played": tuple(g.has_played),
+        "drawn_from_discard": CODES[g.drawn_from_discard] if g.drawn_from_discard >= 0 else None,
+        "jokers_taken": g.jokers_taken,
+        "laid_off_this_turn": g.laid_off_this_turn,
+        "played_this_turn": g.played_this_turn,
+        "hand_result": None
+        if res is None
+        else trusted(
+            HandResult,
+            {
+                "reason": res.reason,
+                "winner": res.winner,
+                "points": tuple(res.points),
+                "hands": tuple(map(codes, res.hands)),
+                "rummy": res.rummy,
+            },
+        ),
+        "match_winner": g.match_winner,
+        "votes": votes,
+        "last_move": None
+        if lm is None
+        else trusted(LastMove, {"seat": lm[0], "move": move_json(lm[1])}),
+    }
+    return trusted(GameState, fields, fast=g)
+
+
+def _deal_model(fixed: FixedDeal | None) -> Deal | None:
+    if fixed is None:
+        return None
+    return trusted(
+        Deal,
+        {"hands": tuple(map(codes, fixed[0])), "discard": codes(fixed[1]), "stock": codes(fixed[2])},
+    )
+
+
+def _votes_model(next_hand: tuple[int, ...], new_match: tuple[int, ...]) -> Votes:
+    return trusted(Votes, {"next_hand": tuple(next_hand), "new_match": tuple(new_match)})
+
+
+def _meld_models(
+    melds: list[TMeld], base: list[TMeld], models: tuple[TableMeld, ...]
+) -> tuple[TableMeld, ...]:
+    """The table melds' models; a meld still the same object as in `base` keeps its model.
+
+    A copied `Game` shares its TMelds (immutable), and a move replaces at most one meld and
+    appends new ones, so the position lines the two lists up.
+    """
+    out = []
+    n = len(base)
+    for i, m in enumerate(melds):
+        if i < n and m is base[i]:
+            out.append(models[i])
+            continue
+        out.append(
+            trusted(
+                TableMeld,
+                {
+                    "id": f"m{m.id}",
+                    "cards": codes(m.cards),
+                    "kind": "run" if m.is_run else "set",
+                    "stands_for": codes(m.stands),
+                },
+            )
+        )
+    return tuple(out)

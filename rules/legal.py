@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from rules.cards import JOKER, code_to_int, ints
 from rules.convert import meld_from_model, to_api_move
+from rules.fastform import form_of
 from rules.fastrules import EX_KEEP_TOP_ON_DRAW, fast_rules
 from rules.game import (
     DISCARD,
@@ -167,6 +168,41 @@ def game_from_view(view: SeatView) -> Game:
     )
 
 
+def seen_by(g: Game, seat: int) -> Game:
+    """What `game_from_view` gives for `seat`'s view of `g`, straight from `g`'s engine form.
+
+    Only what the view shows is copied over (the seat's hand, counts of the piles, the top
+    discard, the table as it is); the rest is placeholders, as in `game_from_view`.
+    """
+    discard = g.discard
+    melds = g.melds
+    hands: list[list[int]] = [[] for _ in range(g.players)]
+    hands[seat] = list(g.hands[seat])
+    return Game(
+        g.r,
+        g.players,
+        b"",
+        limit=g.limit,
+        hand_number=g.hand_number,
+        stock_exhaustions=g.stock_exhaustions,
+        hands=hands,
+        stock=[JOKER] * len(g.stock),
+        discard=[JOKER] * (len(discard) - 1) + discard[-1:] if discard else [],
+        melds=list(melds),
+        next_meld_id=1 + max((m.id for m in melds), default=0),
+        phase=g.phase,
+        turn=g.turn,
+        dealer=g.dealer,
+        scores=list(g.scores),
+        turns_completed=g.turns_completed,
+        opened=list(g.opened),
+        has_played=list(g.has_played),
+        drawn_from_discard=g.drawn_from_discard,
+        jokers_taken=g.jokers_taken if seat == g.turn else 0,
+        match_winner=g.match_winner,
+    )
+
+
 def legal_moves(view: SeatView) -> Iterator[Move]:
     """Every legal move of the viewing seat now, from its view only (bounded; module doc).
 
@@ -174,7 +210,15 @@ def legal_moves(view: SeatView) -> Iterator[Move]:
     """
     if view.turn != view.seat or view.phase not in ("draw", "play"):
         return iter(())
-    g = game_from_view(view)
-    if g.phase not in (DRAW_PHASE, PLAY_PHASE):
-        return iter(())
-    return (to_api_move(m) for m in generate(g, view.seat))
+    # `seat_view` leaves the moves behind `legal` with the view; any other view (one the
+    # app built around it, one decoded from JSON) gets them on the first call.
+    form = form_of(view)
+    moves: tuple[FastMove, ...] | None = form.value if form is not None else None
+    if moves is None:
+        g = game_from_view(view)
+        if g.phase not in (DRAW_PHASE, PLAY_PHASE):
+            return iter(())
+        moves = tuple(generate(g, view.seat))
+        if form is not None:
+            form.value = moves
+    return map(to_api_move, moves)
