@@ -9,7 +9,7 @@ from outside the rules, validates the whole state in one `GameState.model_valida
 from __future__ import annotations
 
 import functools
-from typing import Literal
+from typing import Any, Literal
 
 from rules.cards import CODES, code_to_int, codes, ints
 from rules.errors import InvalidMove, MeldNotFound
@@ -297,42 +297,67 @@ def state_of(g: Game, before: GameState | None = None) -> GameState:
     """The state of a `Game` the rules made, carrying `g`, which nobody may change after.
 
     Trusted: the engine only holds valid values, so nothing is validated again (tests/rules
-    compare with full validation). `before`, the state `g` was copied from, lends the parts
-    a move leaves as they were (its table melds, the fixed deal, the votes).
+    compare with full validation). `before`, the state `g` was copied from, lends what the
+    move left as it was: within a hand the match's fields, the table melds, the piles.
     """
     base = game_of(before) if before is not None else None
-    res = g.hand_result
-    fixed = g.fixed_deal
-    lm = g.last_move
-    votes_next, votes_new = g.votes_next, g.votes_new
-    if before is not None and base is not None:
-        fixed_deal = before.fixed_deal if fixed is base.fixed_deal else _deal_model(fixed)
-        melds = _meld_models(g.melds, base.melds, before.melds)
-        same_votes = votes_next == base.votes_next and votes_new == base.votes_new
-        votes = before.votes if same_votes else _votes_model(votes_next, votes_new)
-    else:
-        fixed_deal = _deal_model(fixed)
-        melds = _meld_models(g.melds, [], ())
-        votes = _votes_model(votes_next, votes_new)
-    fields = {
+    if before is None or base is None or not _same_hand(g, base):
+        fields = _hand_fields(g)
+        fields.update(_move_fields(g, None, None))
+        return trusted(GameState, {name: fields[name] for name in _STATE_FIELDS}, fast=g)
+    fields = before.__dict__.copy()
+    fields.update(_move_fields(g, base, before))
+    return trusted(GameState, fields, fast=g)
+
+
+_STATE_FIELDS = tuple(GameState.model_fields)
+
+
+def _same_hand(g: Game, base: Game) -> bool:
+    # Only a deal changes these (a vote's), and it changes one of them.
+    return g.match_number == base.match_number and g.hand_number == base.hand_number
+
+
+def _hand_fields(g: Game) -> dict[str, Any]:
+    """The fields of a state that stay as dealt for the whole hand."""
+    return {
         "variant": g.r.name,
         "players": g.players,
         "seed": g.seed.hex(),
         "match_number": g.match_number,
         "hand_number": g.hand_number,
         "hand_seed": g.hand_seed.hex(),
-        "fixed_deal": fixed_deal,
+        "fixed_deal": _deal_model(g.fixed_deal),
+        "limit": g.limit or None,
+        "dealer": g.dealer,
+    }
+
+
+def _move_fields(g: Game, base: Game | None, before: GameState | None) -> dict[str, Any]:
+    """The fields a move or a vote may change; `before` (with `base`, its game) of the same
+    hand lends its table melds, piles and votes where `g` still has them."""
+    res = g.hand_result
+    lm = g.last_move
+    if base is None or before is None:
+        melds = _meld_models(g.melds, [], ())
+        stock = codes(reversed(g.stock))
+        discard = codes(g.discard)
+        votes = _votes_model(g.votes_next, g.votes_new)
+    else:
+        melds = _meld_models(g.melds, base.melds, before.melds)
+        stock, discard = _piles(g, base, before)
+        same_votes = g.votes_next == base.votes_next and g.votes_new == base.votes_new
+        votes = before.votes if same_votes else _votes_model(g.votes_next, g.votes_new)
+    return {
         "reshuffles": g.reshuffles,
         "stock_exhaustions": g.stock_exhaustions,
-        "limit": g.limit or None,
         "hands": tuple(map(codes, g.hands)),
-        "stock": codes(reversed(g.stock)),
-        "discard": codes(g.discard),
+        "stock": stock,
+        "discard": discard,
         "melds": melds,
         "next_meld_id": g.next_meld_id,
         "phase": PHASE_NAMES[g.phase],
         "turn": g.turn,
-        "dealer": g.dealer,
         "scores": tuple(g.scores),
         "turns_completed": g.turns_completed,
         "opened": tuple(g.opened),
@@ -359,7 +384,36 @@ def state_of(g: Game, before: GameState | None = None) -> GameState:
         if lm is None
         else trusted(LastMove, {"seat": lm[0], "move": move_json(lm[1])}),
     }
-    return trusted(GameState, fields, fast=g)
+
+
+def _piles(g: Game, base: Game, before: GameState) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The stock (top first) and discard codes of `g`, one move after `base` in a hand.
+
+    Without a reshuffle a move takes the stock's top card or puts on or takes the discard
+    pile's top card, so the codes of `before` serve, one card shorter or longer; a reshuffle
+    (counted) makes new piles.
+    """
+    stock, discard = g.stock, g.discard
+    if g.reshuffles != base.reshuffles:
+        return codes(reversed(stock)), codes(discard)
+    old_stock, old_discard = before.stock, before.discard
+    n = len(stock) - len(old_stock)
+    if n == 0:
+        new_stock = old_stock
+    elif n == -1:
+        new_stock = old_stock[1:]
+    else:
+        new_stock = codes(reversed(stock))
+    n = len(discard) - len(old_discard)
+    if n == 0:
+        new_discard = old_discard
+    elif n == -1:
+        new_discard = old_discard[:-1]
+    elif n == 1:
+        new_discard = (*old_discard, CODES[discard[-1]])
+    else:
+        new_discard = codes(discard)
+    return new_stock, new_discard
 
 
 def _deal_model(fixed: FixedDeal | None) -> Deal | None:
