@@ -81,7 +81,9 @@ def to_api_move(move: FastMove) -> Move:
     if kind == DISCARD:
         return _DISCARDS[move[1]]
     if kind == MELD:
-        return trusted(Meld, {"type": "meld", "melds": tuple(map(codes, move[1]))}, None, ("melds",))
+        return trusted(
+            Meld, {"type": "meld", "melds": tuple(map(codes, move[1]))}, None, ("melds",)
+        )
     if kind == LAYOFF:
         fields = {
             "type": "layoff",
@@ -90,7 +92,12 @@ def to_api_move(move: FastMove) -> Move:
             "end": _END_NAME[move[3]],
         }
         return trusted(LayOff, fields, None, ("meld", "cards", "end"))
-    return trusted(Swap, {"type": "swap", "meld": f"m{move[1]}", "card": CODES[move[2]]}, None, ("meld", "card"))
+    return trusted(
+        Swap,
+        {"type": "swap", "meld": f"m{move[1]}", "card": CODES[move[2]]},
+        None,
+        ("meld", "card"),
+    )
 
 
 # Moves are frozen, so every draw and discard is one shared object (by SRC_* and card int).
@@ -421,7 +428,11 @@ def _deal_model(fixed: FixedDeal | None) -> Deal | None:
         return None
     return trusted(
         Deal,
-        {"hands": tuple(map(codes, fixed[0])), "discard": codes(fixed[1]), "stock": codes(fixed[2])},
+        {
+            "hands": tuple(map(codes, fixed[0])),
+            "discard": codes(fixed[1]),
+            "stock": codes(fixed[2]),
+        },
     )
 
 

@@ -13,7 +13,7 @@ engine produces is valid by construction, so `trusted` builds models from it as 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import Any, Generic, Self, TypeVar
 
 from pydantic import BaseModel, PrivateAttr
@@ -57,7 +57,7 @@ class Carrier(Frozen):
 
     _fast: FastForm[Any] = PrivateAttr(default_factory=FastForm)
 
-    def model_copy(self, *, update: dict[str, Any] | None = None, deep: bool = False) -> Self:
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
         copied = super().model_copy(update=update, deep=deep)
         if update:
             _set(copied, "__pydantic_private__", {"_fast": FastForm()})
@@ -86,5 +86,7 @@ def trusted(
     _set(m, "__dict__", fields)
     _set(m, "__pydantic_fields_set__", set(fields if fields_set is None else fields_set))
     _set(m, "__pydantic_extra__", None)
-    _set(m, "__pydantic_private__", {"_fast": FastForm(fast)} if cls.__private_attributes__ else None)
+    _set(
+        m, "__pydantic_private__", {"_fast": FastForm(fast)} if cls.__private_attributes__ else None
+    )
     return m

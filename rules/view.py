@@ -204,9 +204,7 @@ def legal_summary(view: SeatView) -> Legal | None:
     return _legal(g, view.seat, generate(g, view.seat), view.must_play)
 
 
-def _legal(
-    g: Game, seat: int, moves: Iterable[FastMove], must_play: tuple[str, ...]
-) -> Legal:
+def _legal(g: Game, seat: int, moves: Iterable[FastMove], must_play: tuple[str, ...]) -> Legal:
     """The `legal` object of `seat`, to act in `g`, whose legal moves are `moves`."""
     draw: list[str] = []
     discard: list[int] = []
