@@ -3,8 +3,8 @@ in place, and the life of a hand between moves (dealing, end of turn, stock exha
 scoring, match end, votes).
 
 See `rules.fast` for the documented fast API bots use. The pydantic API (`rules.engine`)
-converts a `GameState` into a `Game`, applies there and converts back, so both forms share
-one implementation of every rule. A `Game`'s attributes carry the names of `GameState`'s
+applies to a copy of the `Game` a `GameState` carries (made from it on first use) and makes
+the next state from it, so both forms share one implementation of every rule. A `Game`'s attributes carry the names of `GameState`'s
 fields.
 
 Engine moves are tuples (see `rules.fast`):
@@ -115,7 +115,8 @@ class Game:
     changes nothing). Copy with `copy()` before a playout.
 
     Built in one place, `__init__`: a new match (then `deal()`), a stored `GameState`
-    (`rules.convert.game_from_state`) and a seat's view (`rules.legal.game_from_view`).
+    (`rules.convert.game_of`), a seat's view (`rules.legal.game_from_view`) and what that
+    view shows of a game (`rules.legal.seen_by`); or copied (`copy()`).
     """
 
     __slots__ = (

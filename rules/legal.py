@@ -189,7 +189,7 @@ def seen_by(g: Game, seat: int) -> Game:
         stock=[JOKER] * len(g.stock),
         discard=[JOKER] * (len(discard) - 1) + discard[-1:] if discard else [],
         melds=list(melds),
-        next_meld_id=1 + max((m.id for m in melds), default=0),
+        next_meld_id=melds[-1].id + 1 if melds else 1,  # ids grow along the table
         phase=g.phase,
         turn=g.turn,
         dealer=g.dealer,

@@ -6,7 +6,9 @@ The app adds `room`, `version` and `seats` (names, presence, bots) around this. 
 hand ends a view shows only that seat's hand, the counts of the others, the table, the top
 discard and the commitment to the hand's shuffle; never another hand, the stock's order or a
 seed. After the hand `hand_result.hands` reveals every hand. `legal` (API.md v1.1) is built
-from the view itself by `rules.legal.generate`, the code behind `legal_moves`.
+by `rules.legal.generate`, the code behind `legal_moves`, from what the view shows
+(`rules.legal.seen_by`); the engine moves behind it stay with the view (`rules.fastform`), so
+`legal_moves(view)` lists them without generating them again. A view carries nothing else.
 """
 
 from __future__ import annotations
