@@ -235,69 +235,9 @@ def _build_game(state: GameState) -> Game:
 
 
 def state_from_game(g: Game) -> GameState:
-    """The frozen pydantic form of an engine `Game`."""
-    res = g.hand_result
-    fixed = g.fixed_deal
-    return GameState.model_validate(
-        {
-            "variant": g.r.name,
-            "players": g.players,
-            "seed": g.seed.hex(),
-            "match_number": g.match_number,
-            "hand_number": g.hand_number,
-            "hand_seed": g.hand_seed.hex(),
-            "fixed_deal": None
-            if fixed is None
-            else {
-                "hands": [codes(h) for h in fixed[0]],
-                "discard": codes(fixed[1]),
-                "stock": codes(fixed[2]),
-            },
-            "reshuffles": g.reshuffles,
-            "stock_exhaustions": g.stock_exhaustions,
-            "limit": g.limit or None,
-            "hands": [codes(h) for h in g.hands],
-            "stock": codes(g.stock[::-1]),
-            "discard": codes(g.discard),
-            "melds": [
-                {
-                    "id": f"m{m.id}",
-                    "kind": "run" if m.is_run else "set",
-                    "cards": codes(m.cards),
-                    "stands_for": codes(m.stands),
-                }
-                for m in g.melds
-            ],
-            "next_meld_id": g.next_meld_id,
-            "phase": PHASE_NAMES[g.phase],
-            "turn": g.turn,
-            "dealer": g.dealer,
-            "scores": g.scores,
-            "turns_completed": g.turns_completed,
-            "opened": g.opened,
-            "has_played": g.has_played,
-            "drawn_from_discard": CODES[g.drawn_from_discard]
-            if g.drawn_from_discard >= 0
-            else None,
-            "jokers_taken": g.jokers_taken,
-            "laid_off_this_turn": g.laid_off_this_turn,
-            "played_this_turn": g.played_this_turn,
-            "hand_result": None
-            if res is None
-            else {
-                "reason": res.reason,
-                "winner": res.winner,
-                "points": res.points,
-                "hands": [codes(h) for h in res.hands],
-                "rummy": res.rummy,
-            },
-            "match_winner": g.match_winner,
-            "votes": {"next_hand": g.votes_next, "new_match": g.votes_new},
-            "last_move": None
-            if g.last_move is None
-            else {"seat": g.last_move[0], "move": move_json(g.last_move[1])},
-        }
-    )
+    """The frozen pydantic form of an engine `Game` from outside the rules (a bot's, a
+    test's), validated as if decoded; `g` stays the caller's to change."""
+    return GameState.model_validate(state_of(g.copy()).model_dump())
 
 
 def state_of(g: Game, before: GameState | None = None) -> GameState:

@@ -4,8 +4,8 @@ scoring, match end, votes).
 
 See `rules.fast` for the documented fast API bots use. The pydantic API (`rules.engine`)
 applies to a copy of the `Game` a `GameState` carries (made from it on first use) and makes
-the next state from it, so both forms share one implementation of every rule. A `Game`'s attributes carry the names of `GameState`'s
-fields.
+the next state from it, so both forms share one implementation of every rule. A `Game`'s
+attributes carry the names of `GameState`'s fields.
 
 Engine moves are tuples (see `rules.fast`):
 ``(DRAW, SRC_STOCK | SRC_DISCARD)``, ``(MELD, ((card, ...), ...))``,

@@ -168,39 +168,30 @@ def game_from_view(view: SeatView) -> Game:
     )
 
 
+# What every seat sees of a game as it is (besides its own hand, the piles' sizes and top).
+_SHOWN = ("limit", "hand_number", "stock_exhaustions", "melds", "phase", "turn", "dealer",
+          "scores", "turns_completed", "opened", "has_played", "drawn_from_discard",
+          "match_winner")  # fmt: skip
+
+
 def seen_by(g: Game, seat: int) -> Game:
     """What `game_from_view` gives for `seat`'s view of `g`, straight from `g`'s engine form.
 
-    Only what the view shows is copied over (the seat's hand, counts of the piles, the top
-    discard, the table as it is); the rest is placeholders, as in `game_from_view`.
+    Only what the view shows is taken over (`_SHOWN`, the seat's hand, the piles' sizes and
+    top discard); the rest is placeholders, as in `game_from_view`. It shares `g`'s lists:
+    read it (`generate`), never apply a move to it.
     """
+    v = Game(g.r, g.players, b"")
+    for name in _SHOWN:
+        setattr(v, name, getattr(g, name))
+    v.hands[seat] = list(g.hands[seat])
+    v.stock = [JOKER] * len(g.stock)
     discard = g.discard
+    v.discard = [JOKER] * (len(discard) - 1) + discard[-1:] if discard else []
     melds = g.melds
-    hands: list[list[int]] = [[] for _ in range(g.players)]
-    hands[seat] = list(g.hands[seat])
-    return Game(
-        g.r,
-        g.players,
-        b"",
-        limit=g.limit,
-        hand_number=g.hand_number,
-        stock_exhaustions=g.stock_exhaustions,
-        hands=hands,
-        stock=[JOKER] * len(g.stock),
-        discard=[JOKER] * (len(discard) - 1) + discard[-1:] if discard else [],
-        melds=list(melds),
-        next_meld_id=melds[-1].id + 1 if melds else 1,  # ids grow along the table
-        phase=g.phase,
-        turn=g.turn,
-        dealer=g.dealer,
-        scores=list(g.scores),
-        turns_completed=g.turns_completed,
-        opened=list(g.opened),
-        has_played=list(g.has_played),
-        drawn_from_discard=g.drawn_from_discard,
-        jokers_taken=g.jokers_taken if seat == g.turn else 0,
-        match_winner=g.match_winner,
-    )
+    v.next_meld_id = melds[-1].id + 1 if melds else 1  # ids grow along the table
+    v.jokers_taken = g.jokers_taken if seat == g.turn else 0  # the view's `must_play`
+    return v
 
 
 def legal_moves(view: SeatView) -> Iterator[Move]:
