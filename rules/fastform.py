@@ -84,7 +84,7 @@ def trusted(
     """
     m = cls.__new__(cls)
     _set(m, "__dict__", fields)
-    _set(m, "__pydantic_fields_set__", set(fields if fields_set is None else fields_set))
+    _set(m, "__pydantic_fields_set__", set(fields) if fields_set is None else set(fields_set))
     _set(m, "__pydantic_extra__", None)
     _set(
         m, "__pydantic_private__", {"_fast": FastForm(fast)} if cls.__private_attributes__ else None
