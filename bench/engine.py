@@ -10,7 +10,9 @@ machine skews them less.
     .venv/bin/python bench/engine.py [--seconds 2.0] [--json] [--api]
 
 `--api` plays through the public pydantic API instead (`rules.seat_view` +
-`rules.legal_moves` + `rules.apply` per move): what the server and bots pay per move.
+`rules.legal_moves` + `rules.apply` per move): what the server and bots pay per move. Each
+state comes from `rules.apply` and so carries its engine `Game`, as a live room's state does
+in the server's snapshot cache (a state decoded from JSON pays one conversion first).
 """
 
 from __future__ import annotations

@@ -1,17 +1,19 @@
 """The boundary: `GameState` <-> `core.Game` and API moves <-> engine move tuples.
 
-A state goes out as one nested dict validated in one `GameState.model_validate` call:
-pydantic-core validates it faster than Python code can construct the nested models one by
-one (or even `model_construct` them).
+Inside the rules a state goes out with `state_of`: built from the engine's own values as they
+are (`rules.fastform.trusted`), sharing what the move left unchanged with the state before,
+and carrying its `Game` so the next move converts nothing. `state_from_game`, for a `Game`
+from outside the rules, validates the whole state in one `GameState.model_validate` call.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Literal
+from typing import Any, Literal
 
 from rules.cards import CODES, code_to_int, codes, ints
 from rules.errors import InvalidMove, MeldNotFound
+from rules.fastform import form_of, trusted
 from rules.fastrules import fast_rules
 from rules.game import (
     DISCARD,
@@ -30,7 +32,7 @@ from rules.game import (
 )
 from rules.melds import END_ANY, END_HIGH, END_LOW, TMeld
 from rules.moves import Discard, Draw, LayOff, Meld, Move, Swap, parse_move
-from rules.state import Deal, GameState, LastMove, TableMeld
+from rules.state import Deal, GameState, HandResult, LastMove, TableMeld, Votes
 
 _END_OF = {None: END_ANY, "low": END_LOW, "high": END_HIGH}
 _END_NAME: dict[int, Literal["low", "high"] | None] = {
@@ -72,17 +74,35 @@ def to_fast_move(move: Move) -> FastMove:
 
 
 def to_api_move(move: FastMove) -> Move:
-    """The API move of an engine tuple."""
+    """The API move of an engine tuple (built as validation would build it, unvalidated)."""
     kind = move[0]
     if kind == DRAW:
-        return Draw(source="stock" if move[1] == SRC_STOCK else "discard")
+        return _DRAWS[move[1]]
     if kind == DISCARD:
-        return Discard(card=CODES[move[1]])
+        return _DISCARDS[move[1]]
     if kind == MELD:
-        return Meld(melds=tuple(codes(g) for g in move[1]))
+        return trusted(
+            Meld, {"type": "meld", "melds": tuple(map(codes, move[1]))}, None, ("melds",)
+        )
     if kind == LAYOFF:
-        return LayOff(meld=f"m{move[1]}", cards=codes(move[2]), end=_END_NAME[move[3]])
-    return Swap(meld=f"m{move[1]}", card=CODES[move[2]])
+        fields = {
+            "type": "layoff",
+            "meld": f"m{move[1]}",
+            "cards": codes(move[2]),
+            "end": _END_NAME[move[3]],
+        }
+        return trusted(LayOff, fields, None, ("meld", "cards", "end"))
+    return trusted(
+        Swap,
+        {"type": "swap", "meld": f"m{move[1]}", "card": CODES[move[2]]},
+        None,
+        ("meld", "card"),
+    )
+
+
+# Moves are frozen, so every draw and discard is one shared object (by SRC_* and card int).
+_DRAWS: tuple[Draw, Draw] = (Draw(source="stock"), Draw(source="discard"))
+_DISCARDS: tuple[Discard, ...] = tuple(Discard(card=code) for code in CODES)
 
 
 def last_move_from_json(lm: LastMove | None) -> tuple[int, FastMove] | None:
@@ -154,6 +174,26 @@ def game_from_state(state: GameState) -> Game:
     Raises:
         KeyError: unknown variant.
     """
+    return game_of(state).copy()
+
+
+def game_of(state: GameState) -> Game:
+    """The engine form `state` carries, built and kept on first use: read it, never change
+    it (`copy()` it first).
+
+    Raises:
+        KeyError: unknown variant.
+    """
+    form = form_of(state)
+    if form is None:
+        return _build_game(state)
+    g: Game | None = form.value
+    if g is None:
+        g = form.value = _build_game(state)
+    return g
+
+
+def _build_game(state: GameState) -> Game:
     hr = state.hand_result
     return Game(
         fast_rules(state.variant),
@@ -195,66 +235,174 @@ def game_from_state(state: GameState) -> Game:
 
 
 def state_from_game(g: Game) -> GameState:
-    """The frozen pydantic form of an engine `Game`."""
+    """The frozen pydantic form of an engine `Game` from outside the rules (a bot's, a
+    test's), validated as if decoded; `g` stays the caller's to change."""
+    return GameState.model_validate(state_of(g.copy()).model_dump())
+
+
+def state_of(g: Game, before: GameState | None = None) -> GameState:
+    """The state of a `Game` the rules made, carrying `g`, which nobody may change after.
+
+    Trusted: the engine only holds valid values, so nothing is validated again (tests/rules
+    compare with full validation). `before`, the state `g` was copied from, lends what the
+    move left as it was: within a hand the match's fields, the table melds, the piles.
+    """
+    base = game_of(before) if before is not None else None
+    if before is None or base is None or not _same_hand(g, base):
+        fields = _hand_fields(g)
+        fields.update(_move_fields(g, None, None))
+        return trusted(GameState, {name: fields[name] for name in _STATE_FIELDS}, fast=g)
+    fields = before.__dict__.copy()
+    fields.update(_move_fields(g, base, before))
+    return trusted(GameState, fields, fast=g)
+
+
+_STATE_FIELDS = tuple(GameState.model_fields)
+
+
+def _same_hand(g: Game, base: Game) -> bool:
+    # Only a deal changes these (a vote's), and it changes one of them.
+    return g.match_number == base.match_number and g.hand_number == base.hand_number
+
+
+def _hand_fields(g: Game) -> dict[str, Any]:
+    """The fields of a state that stay as dealt for the whole hand."""
+    return {
+        "variant": g.r.name,
+        "players": g.players,
+        "seed": g.seed.hex(),
+        "match_number": g.match_number,
+        "hand_number": g.hand_number,
+        "hand_seed": g.hand_seed.hex(),
+        "fixed_deal": _deal_model(g.fixed_deal),
+        "limit": g.limit or None,
+        "dealer": g.dealer,
+    }
+
+
+def _move_fields(g: Game, base: Game | None, before: GameState | None) -> dict[str, Any]:
+    """The fields a move or a vote may change; `before` (with `base`, its game) of the same
+    hand lends its table melds, piles and votes where `g` still has them."""
     res = g.hand_result
-    fixed = g.fixed_deal
-    return GameState.model_validate(
-        {
-            "variant": g.r.name,
-            "players": g.players,
-            "seed": g.seed.hex(),
-            "match_number": g.match_number,
-            "hand_number": g.hand_number,
-            "hand_seed": g.hand_seed.hex(),
-            "fixed_deal": None
-            if fixed is None
-            else {
-                "hands": [codes(h) for h in fixed[0]],
-                "discard": codes(fixed[1]),
-                "stock": codes(fixed[2]),
-            },
-            "reshuffles": g.reshuffles,
-            "stock_exhaustions": g.stock_exhaustions,
-            "limit": g.limit or None,
-            "hands": [codes(h) for h in g.hands],
-            "stock": codes(g.stock[::-1]),
-            "discard": codes(g.discard),
-            "melds": [
-                {
-                    "id": f"m{m.id}",
-                    "kind": "run" if m.is_run else "set",
-                    "cards": codes(m.cards),
-                    "stands_for": codes(m.stands),
-                }
-                for m in g.melds
-            ],
-            "next_meld_id": g.next_meld_id,
-            "phase": PHASE_NAMES[g.phase],
-            "turn": g.turn,
-            "dealer": g.dealer,
-            "scores": g.scores,
-            "turns_completed": g.turns_completed,
-            "opened": g.opened,
-            "has_played": g.has_played,
-            "drawn_from_discard": CODES[g.drawn_from_discard]
-            if g.drawn_from_discard >= 0
-            else None,
-            "jokers_taken": g.jokers_taken,
-            "laid_off_this_turn": g.laid_off_this_turn,
-            "played_this_turn": g.played_this_turn,
-            "hand_result": None
-            if res is None
-            else {
+    lm = g.last_move
+    if base is None or before is None:
+        melds = _meld_models(g.melds, [], ())
+        stock = codes(reversed(g.stock))
+        discard = codes(g.discard)
+        votes = _votes_model(g.votes_next, g.votes_new)
+    else:
+        melds = _meld_models(g.melds, base.melds, before.melds)
+        stock, discard = _piles(g, base, before)
+        same_votes = g.votes_next == base.votes_next and g.votes_new == base.votes_new
+        votes = before.votes if same_votes else _votes_model(g.votes_next, g.votes_new)
+    return {
+        "reshuffles": g.reshuffles,
+        "stock_exhaustions": g.stock_exhaustions,
+        "hands": tuple(map(codes, g.hands)),
+        "stock": stock,
+        "discard": discard,
+        "melds": melds,
+        "next_meld_id": g.next_meld_id,
+        "phase": PHASE_NAMES[g.phase],
+        "turn": g.turn,
+        "scores": tuple(g.scores),
+        "turns_completed": g.turns_completed,
+        "opened": tuple(g.opened),
+        "has_played": tuple(g.has_played),
+        "drawn_from_discard": CODES[g.drawn_from_discard] if g.drawn_from_discard >= 0 else None,
+        "jokers_taken": g.jokers_taken,
+        "laid_off_this_turn": g.laid_off_this_turn,
+        "played_this_turn": g.played_this_turn,
+        "hand_result": None
+        if res is None
+        else trusted(
+            HandResult,
+            {
                 "reason": res.reason,
                 "winner": res.winner,
-                "points": res.points,
-                "hands": [codes(h) for h in res.hands],
+                "points": tuple(res.points),
+                "hands": tuple(map(codes, res.hands)),
                 "rummy": res.rummy,
             },
-            "match_winner": g.match_winner,
-            "votes": {"next_hand": g.votes_next, "new_match": g.votes_new},
-            "last_move": None
-            if g.last_move is None
-            else {"seat": g.last_move[0], "move": move_json(g.last_move[1])},
-        }
+        ),
+        "match_winner": g.match_winner,
+        "votes": votes,
+        "last_move": None
+        if lm is None
+        else trusted(LastMove, {"seat": lm[0], "move": move_json(lm[1])}),
+    }
+
+
+def _piles(g: Game, base: Game, before: GameState) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """The stock (top first) and discard codes of `g`, one move after `base` in a hand.
+
+    Without a reshuffle a move takes the stock's top card or puts on or takes the discard
+    pile's top card, so the codes of `before` serve, one card shorter or longer; a reshuffle
+    (counted) makes new piles.
+    """
+    stock, discard = g.stock, g.discard
+    if g.reshuffles != base.reshuffles:
+        return codes(reversed(stock)), codes(discard)
+    old_stock, old_discard = before.stock, before.discard
+    n = len(stock) - len(old_stock)
+    if n == 0:
+        new_stock = old_stock
+    elif n == -1:
+        new_stock = old_stock[1:]
+    else:
+        new_stock = codes(reversed(stock))
+    n = len(discard) - len(old_discard)
+    if n == 0:
+        new_discard = old_discard
+    elif n == -1:
+        new_discard = old_discard[:-1]
+    elif n == 1:
+        new_discard = (*old_discard, CODES[discard[-1]])
+    else:
+        new_discard = codes(discard)
+    return new_stock, new_discard
+
+
+def _deal_model(fixed: FixedDeal | None) -> Deal | None:
+    if fixed is None:
+        return None
+    return trusted(
+        Deal,
+        {
+            "hands": tuple(map(codes, fixed[0])),
+            "discard": codes(fixed[1]),
+            "stock": codes(fixed[2]),
+        },
     )
+
+
+def _votes_model(next_hand: tuple[int, ...], new_match: tuple[int, ...]) -> Votes:
+    return trusted(Votes, {"next_hand": tuple(next_hand), "new_match": tuple(new_match)})
+
+
+def _meld_models(
+    melds: list[TMeld], base: list[TMeld], models: tuple[TableMeld, ...]
+) -> tuple[TableMeld, ...]:
+    """The table melds' models; a meld still the same object as in `base` keeps its model.
+
+    A copied `Game` shares its TMelds (immutable), and a move replaces at most one meld and
+    appends new ones, so the position lines the two lists up.
+    """
+    out = []
+    n = len(base)
+    for i, m in enumerate(melds):
+        if i < n and m is base[i]:
+            out.append(models[i])
+            continue
+        out.append(
+            trusted(
+                TableMeld,
+                {
+                    "id": f"m{m.id}",
+                    "cards": codes(m.cards),
+                    "kind": "run" if m.is_run else "set",
+                    "stands_for": codes(m.stands),
+                },
+            )
+        )
+    return tuple(out)

@@ -8,7 +8,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from rules.cards import cards_name, ints, is_code
-from rules.convert import last_move_from_json, state_from_game
+from rules.convert import last_move_from_json, state_of
 from rules.errors import InvalidDeal
 from rules.game import Game
 from rules.legal import game_from_view
@@ -94,7 +94,7 @@ def determinize(
         InvalidDeal: wrong counts, a wrong top discard, or the cards do not make exactly
             the variant's pack together with the view's hand and the table.
     """
-    return state_from_game(determinize_game(view, others, stock, discard, seed))
+    return state_of(determinize_game(view, others, stock, discard, seed))
 
 
 __all__ = ["determinize", "determinize_game"]

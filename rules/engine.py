@@ -1,7 +1,8 @@
 """The pydantic API over the fast engine: new games, the move reducer, votes and replays.
 
-Every function converts the `GameState` into a `core.Game` once, runs the one
-implementation of the rules there, and converts back: the input is never changed.
+Every function runs the one implementation of the rules on a copy of the state's engine
+`Game` (kept with the state, `rules.convert.game_of`) and returns a new state that carries
+the copy: the input and its `Game` are never changed, so a refused move changes nothing.
 
 Readings of RULES.md where it is silent (the variant's `RuleSet.house_rules` lists the
 house rules proper):
@@ -36,7 +37,8 @@ from rules.cards import CODES, cards_name
 from rules.convert import (
     deal_to_fast,
     game_from_state,
-    state_from_game,
+    game_of,
+    state_of,
     to_fast_move,
 )
 from rules.errors import InvalidDeal, InvalidSetup
@@ -125,7 +127,7 @@ def new_game(
             does not take.
         InvalidDeal: a fixed deal that is not exactly the variant's pack.
     """
-    return state_from_game(new_fast_game(variant, players, seed, deal, limit))
+    return state_of(new_fast_game(variant, players, seed, deal, limit))
 
 
 def apply(state: GameState, seat: int, move: Move) -> GameState:
@@ -139,9 +141,9 @@ def apply(state: GameState, seat: int, move: Move) -> GameState:
         MustDrawFirst / AlreadyDrawn: the move does not fit the turn's phase.
         IllegalMove: any other subclass with its stable code (invalid_meld, ...).
     """
-    g = game_from_state(state)
+    g = game_of(state).copy()
     g.apply(seat, to_fast_move(move))
-    return state_from_game(g)
+    return state_of(g, state)
 
 
 def vote(state: GameState, seat: int, kind: str, voters: frozenset[int]) -> GameState:
@@ -155,9 +157,9 @@ def vote(state: GameState, seat: int, kind: str, voters: frozenset[int]) -> Game
         InvalidVote: unknown kind, a seat out of range or not among `voters`.
         WrongPhase: "next_hand" while the hand is still played or the match is over.
     """
-    g = game_from_state(state)
+    g = game_of(state).copy()
     g.vote(seat, kind, voters)
-    return state_from_game(g)
+    return state_of(g, state)
 
 
 def start_of_hand(g: Game) -> Game:
@@ -177,7 +179,7 @@ def hand_start(state: GameState) -> GameState:
     before publishing a finished hand's start. Replaying needs only `hand_seed` (reshuffles
     derive from it), so a start with a blanked `seed` replays to the same hand.
     """
-    return state_from_game(start_of_hand(game_from_state(state)))
+    return state_of(start_of_hand(game_of(state)))
 
 
 def replay(start: GameState, moves: Iterable[tuple[int, Move]]) -> GameState:
@@ -189,7 +191,7 @@ def replay(start: GameState, moves: Iterable[tuple[int, Move]]) -> GameState:
     g = game_from_state(start)
     for seat, move in moves:
         g.apply(seat, to_fast_move(move))
-    return state_from_game(g)
+    return state_of(g)
 
 
 def deck_of(variant: str) -> tuple[str, ...]:

@@ -15,9 +15,10 @@ Typical bot loop::
             g.apply(g.turn, rng.choice(moves))     # in place; raises IllegalMove if illegal
         score(g.hand_result)                       # Result(reason, winner, points, hands, rummy)
 
-Also: `new_fast_game(variant, players, seed, deal=None) -> Game`, `game_from_state(state)`,
-`state_from_game(game)`, `to_fast_move(api_move)`, `to_api_move(engine_move)`,
-`Game.vote(seat, kind, voters)`, `start_of_hand(game)`.
+Also: `new_fast_game(variant, players, seed, deal=None) -> Game`, `game_from_state(state)`
+(a copy of the `Game` a state carries, yours to change), `state_from_game(game)` (validated),
+`to_fast_move(api_move)`, `to_api_move(engine_move)`, `Game.vote(seat, kind, voters)`,
+`start_of_hand(game)`.
 
 Cards are ints: ``suit * 13 + rank - 1`` (suits C D H S, rank 1 = ace .. 13 = king) and
 52 for the joker; `code_to_int`/`int_to_code` convert one, `ints`/`codes` many; `rank_of`,

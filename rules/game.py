@@ -3,9 +3,9 @@ in place, and the life of a hand between moves (dealing, end of turn, stock exha
 scoring, match end, votes).
 
 See `rules.fast` for the documented fast API bots use. The pydantic API (`rules.engine`)
-converts a `GameState` into a `Game`, applies there and converts back, so both forms share
-one implementation of every rule. A `Game`'s attributes carry the names of `GameState`'s
-fields.
+applies to a copy of the `Game` a `GameState` carries (made from it on first use) and makes
+the next state from it, so both forms share one implementation of every rule. A `Game`'s
+attributes carry the names of `GameState`'s fields.
 
 Engine moves are tuples (see `rules.fast`):
 ``(DRAW, SRC_STOCK | SRC_DISCARD)``, ``(MELD, ((card, ...), ...))``,
@@ -115,7 +115,8 @@ class Game:
     changes nothing). Copy with `copy()` before a playout.
 
     Built in one place, `__init__`: a new match (then `deal()`), a stored `GameState`
-    (`rules.convert.game_from_state`) and a seat's view (`rules.legal.game_from_view`).
+    (`rules.convert.game_of`), a seat's view (`rules.legal.game_from_view`) and what that
+    view shows of a game (`rules.legal.seen_by`); or copied (`copy()`).
     """
 
     __slots__ = (
@@ -233,16 +234,40 @@ class Game:
 
     def copy(self) -> Game:
         """An independent copy (melds are immutable and shared)."""
+        # Spelled out: every API move and every playout copies a Game, and a loop of
+        # getattr/setattr over the slots costs five times as much.
         g = Game.__new__(Game)
-        for name in Game.__slots__:
-            setattr(g, name, getattr(self, name))
+        g.r = self.r
+        g.players = self.players
+        g.seed = self.seed
+        g.limit = self.limit
+        g.match_number = self.match_number
+        g.hand_number = self.hand_number
+        g.hand_seed = self.hand_seed
+        g.fixed_deal = self.fixed_deal
+        g.reshuffles = self.reshuffles
+        g.stock_exhaustions = self.stock_exhaustions
         g.hands = [list(h) for h in self.hands]
         g.stock = list(self.stock)
         g.discard = list(self.discard)
         g.melds = list(self.melds)
+        g.next_meld_id = self.next_meld_id
+        g.phase = self.phase
+        g.turn = self.turn
+        g.dealer = self.dealer
         g.scores = list(self.scores)
+        g.turns_completed = self.turns_completed
         g.opened = list(self.opened)
         g.has_played = list(self.has_played)
+        g.drawn_from_discard = self.drawn_from_discard
+        g.jokers_taken = self.jokers_taken
+        g.laid_off_this_turn = self.laid_off_this_turn
+        g.played_this_turn = self.played_this_turn
+        g.hand_result = self.hand_result
+        g.match_winner = self.match_winner
+        g.votes_next = self.votes_next
+        g.votes_new = self.votes_new
+        g.last_move = self.last_move
         return g
 
     # ---- dealing -----------------------------------------------------------------------

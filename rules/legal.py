@@ -32,6 +32,7 @@ from typing import TYPE_CHECKING
 
 from rules.cards import JOKER, code_to_int, ints
 from rules.convert import meld_from_model, to_api_move
+from rules.fastform import form_of
 from rules.fastrules import EX_KEEP_TOP_ON_DRAW, fast_rules
 from rules.game import (
     DISCARD,
@@ -167,6 +168,32 @@ def game_from_view(view: SeatView) -> Game:
     )
 
 
+# What every seat sees of a game as it is (besides its own hand, the piles' sizes and top).
+_SHOWN = ("limit", "hand_number", "stock_exhaustions", "melds", "phase", "turn", "dealer",
+          "scores", "turns_completed", "opened", "has_played", "drawn_from_discard",
+          "match_winner")  # fmt: skip
+
+
+def seen_by(g: Game, seat: int) -> Game:
+    """What `game_from_view` gives for `seat`'s view of `g`, straight from `g`'s engine form.
+
+    Only what the view shows is taken over (`_SHOWN`, the seat's hand, the piles' sizes and
+    top discard); the rest is placeholders, as in `game_from_view`. It shares `g`'s lists:
+    read it (`generate`), never apply a move to it.
+    """
+    v = Game(g.r, g.players, b"")
+    for name in _SHOWN:
+        setattr(v, name, getattr(g, name))
+    v.hands[seat] = list(g.hands[seat])
+    v.stock = [JOKER] * len(g.stock)
+    discard = g.discard
+    v.discard = [JOKER] * (len(discard) - 1) + discard[-1:] if discard else []
+    melds = g.melds
+    v.next_meld_id = melds[-1].id + 1 if melds else 1  # ids grow along the table
+    v.jokers_taken = g.jokers_taken if seat == g.turn else 0  # the view's `must_play`
+    return v
+
+
 def legal_moves(view: SeatView) -> Iterator[Move]:
     """Every legal move of the viewing seat now, from its view only (bounded; module doc).
 
@@ -174,7 +201,15 @@ def legal_moves(view: SeatView) -> Iterator[Move]:
     """
     if view.turn != view.seat or view.phase not in ("draw", "play"):
         return iter(())
-    g = game_from_view(view)
-    if g.phase not in (DRAW_PHASE, PLAY_PHASE):
-        return iter(())
-    return (to_api_move(m) for m in generate(g, view.seat))
+    # `seat_view` leaves the moves behind `legal` with the view; any other view (one the
+    # app built around it, one decoded from JSON) gets them on the first call.
+    form = form_of(view)
+    moves: tuple[FastMove, ...] | None = form.value if form is not None else None
+    if moves is None:
+        g = game_from_view(view)
+        if g.phase not in (DRAW_PHASE, PLAY_PHASE):
+            return iter(())
+        moves = tuple(generate(g, view.seat))
+        if form is not None:
+            form.value = moves
+    return map(to_api_move, moves)

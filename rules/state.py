@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
+from rules.fastform import Carrier
 from rules.moves import CardCode, Frozen
 
 PhaseName = Literal["waiting", "draw", "play", "hand_over", "match_over"]
@@ -60,8 +61,12 @@ class HandResult(Frozen):
     rummy: bool
 
 
-class GameState(Frozen):
-    """A whole match: the current hand, the scores and where the shuffles come from."""
+class GameState(Carrier):
+    """A whole match: the current hand, the scores and where the shuffles come from.
+
+    One the rules made carries its engine `Game` (`rules.fastform`); one decoded from JSON
+    gets it on its first use.
+    """
 
     variant: str
     players: int = Field(ge=2, le=4)

@@ -6,20 +6,25 @@ The app adds `room`, `version` and `seats` (names, presence, bots) around this. 
 hand ends a view shows only that seat's hand, the counts of the others, the table, the top
 discard and the commitment to the hand's shuffle; never another hand, the stock's order or a
 seed. After the hand `hand_result.hands` reveals every hand. `legal` (API.md v1.1) is built
-from the view itself by `rules.legal.generate`, the code behind `legal_moves`.
+by `rules.legal.generate`, the code behind `legal_moves`, from what the view shows
+(`rules.legal.seen_by`); the engine moves behind it stay with the view (`rules.fastform`), so
+`legal_moves(view)` lists them without generating them again. A view carries nothing else.
 """
 
 from __future__ import annotations
 
 import functools
-from typing import Literal
+from collections.abc import Iterable
+from typing import Any, Literal
 
 from pydantic import Field
 
 from rules.cards import CODES, codes, make
+from rules.convert import game_of
 from rules.errors import InvalidMove
-from rules.game import DISCARD, DRAW, LAYOFF, MELD, PLAY_PHASE, SRC_STOCK, SWAP, FastMove
-from rules.legal import game_from_view, generate
+from rules.fastform import Carrier, trusted
+from rules.game import DISCARD, DRAW, LAYOFF, MELD, PLAY_PHASE, SRC_STOCK, SWAP, FastMove, Game
+from rules.legal import game_from_view, generate, seen_by
 from rules.melds import END_ANY, END_HIGH, END_LOW, TMeld
 from rules.meldsearch import single_melds
 from rules.moves import CardCode, Frozen
@@ -73,7 +78,7 @@ class Legal(Frozen):
     opening: Opening | None = Field(description="rummy51: the opening minimum and this seat's")
 
 
-class SeatView(Frozen):
+class SeatView(Carrier):
     variant: str
     players: int
     seat: int
@@ -128,39 +133,55 @@ def seat_view(state: GameState, seat: int) -> SeatView:
     """
     if not isinstance(seat, int) or not 0 <= seat < state.players:
         raise InvalidMove(f"there is no seat {seat} in a {state.players}-player game")
-    my_turn = state.turn == seat and state.phase in ("draw", "play")
-    must_play = ("JK",) * state.jokers_taken if my_turn else ()
-    view = SeatView(
-        variant=state.variant,
-        players=state.players,
-        seat=seat,
-        phase=state.phase,
-        turn=state.turn,
-        dealer=state.dealer,
-        hand=state.hands[seat],
-        hand_counts=tuple(len(h) for h in state.hands),
-        stock_count=len(state.stock),
-        discard_top=state.discard[-1] if state.discard else None,
-        discard_count=len(state.discard),
-        melds=state.melds,
-        scores=state.scores,
-        hand_number=state.hand_number,
-        turns_completed=state.turns_completed,
-        opened=state.opened,
-        drawn_from_discard=state.drawn_from_discard,
-        last_move=state.last_move,
-        hand_result=state.hand_result,
-        match_winner=state.match_winner,
-        votes=state.votes,
-        must_play=must_play,
-        has_played=state.has_played,
-        stock_exhaustions=state.stock_exhaustions,
-        limit=state.limit,
-        commitment=_commitment(state.hand_seed),
-    )
-    if not my_turn:
-        return view
-    return view.model_copy(update={"legal": legal_summary(view)})
+    # The state's fields are valid already, and so are the view's copies of them.
+    fields = _view_fields(state, seat)
+    if state.turn != seat or state.phase not in ("draw", "play"):
+        return trusted(SeatView, fields, fields_set=_UNLESS_TO_ACT)
+    must_play = ("JK",) * state.jokers_taken
+    g = seen_by(game_of(state), seat)
+    moves = tuple(generate(g, seat))
+    fields["must_play"] = must_play
+    fields["legal"] = _legal(g, seat, moves, must_play)
+    # The moves `legal` came from ride along for `legal_moves(view)`: derived, like `legal`,
+    # from what the view shows (`seen_by`).
+    return trusted(SeatView, fields, fast=moves)
+
+
+# The fields a seat view not of the seat to act is built with (`legal` stays its default).
+_UNLESS_TO_ACT = frozenset(SeatView.model_fields) - {"legal"}
+
+
+def _view_fields(state: GameState, seat: int | None) -> dict[str, Any]:
+    """Every field of a view of `state` by `seat` (None: a spectator), `legal` null."""
+    return {
+        "variant": state.variant,
+        "players": state.players,
+        "seat": seat,
+        "phase": state.phase,
+        "turn": state.turn,
+        "dealer": state.dealer,
+        "hand": () if seat is None else state.hands[seat],
+        "hand_counts": tuple(map(len, state.hands)),
+        "stock_count": len(state.stock),
+        "discard_top": state.discard[-1] if state.discard else None,
+        "discard_count": len(state.discard),
+        "melds": state.melds,
+        "scores": state.scores,
+        "hand_number": state.hand_number,
+        "turns_completed": state.turns_completed,
+        "opened": state.opened,
+        "drawn_from_discard": state.drawn_from_discard,
+        "last_move": state.last_move,
+        "hand_result": state.hand_result,
+        "match_winner": state.match_winner,
+        "votes": state.votes,
+        "must_play": (),
+        "has_played": state.has_played,
+        "stock_exhaustions": state.stock_exhaustions,
+        "limit": state.limit,
+        "commitment": _commitment(state.hand_seed),
+        "legal": None,
+    }
 
 
 @functools.lru_cache(maxsize=1024)
@@ -173,9 +194,7 @@ def spectator_view(state: GameState) -> SpectatorView:
     """What someone watching the table sees (API.md v1.1 spectators): only what every seat
     sees alike. No hand (`seat` None, `hand` empty), hand sizes but no cards, no `legal`,
     and no jokers-to-play (the acting seat's own reminder)."""
-    fields = dict(seat_view(state, state.turn).__dict__)  # as validated
-    fields.update(seat=None, hand=(), legal=None, must_play=())
-    return SpectatorView.model_construct(**fields)
+    return trusted(SpectatorView, _view_fields(state, None))
 
 
 def legal_summary(view: SeatView) -> Legal | None:
@@ -184,13 +203,18 @@ def legal_summary(view: SeatView) -> Legal | None:
     if view.turn != view.seat or view.phase not in ("draw", "play"):
         return None
     g = game_from_view(view)
+    return _legal(g, view.seat, generate(g, view.seat), view.must_play)
+
+
+def _legal(g: Game, seat: int, moves: Iterable[FastMove], must_play: tuple[str, ...]) -> Legal:
+    """The `legal` object of `seat`, to act in `g`, whose legal moves are `moves`."""
     draw: list[str] = []
     discard: list[int] = []
-    layoffs: list[dict[str, str | None]] = []
-    swaps: list[dict[str, str]] = []
+    layoffs: list[LegalLayoff] = []
+    swaps: list[LegalSwap] = []
     melds: list[tuple[str, ...]] = []
     runs = {m.id: m for m in g.melds if m.is_run}
-    for move in generate(g, view.seat):
+    for move in moves:
         kind = move[0]
         if kind == DRAW:
             draw.append("stock" if move[1] == SRC_STOCK else "discard")
@@ -201,32 +225,33 @@ def legal_summary(view: SeatView) -> Legal | None:
                 melds.append(codes(move[1][0]))
         elif kind == LAYOFF:
             if len(move[2]) == 1:
-                layoffs.append(_legal_layoff(move, runs))
+                layoffs.append(trusted(LegalLayoff, _legal_layoff(move, runs)))
         elif kind == SWAP:
-            swaps.append({"card": CODES[move[2]], "meld": f"m{move[1]}"})
+            swaps.append(trusted(LegalSwap, {"card": CODES[move[2]], "meld": f"m{move[1]}"}))
     r = g.r
     opening = None
     if r.opening_min:
-        opened = g.opened[view.seat]
-        held = single_melds(g.hands[view.seat], r) if g.phase == PLAY_PHASE and not opened else []
-        parts = [{"cards": codes(c), "value": v} for c, v in held[:MAX_LEGAL_MELDS]]
-        opening = {"needed": r.opening_min, "opened": opened, "melds": parts}
-    # One validation of plain data: pydantic-core does it faster than building the nested
-    # models one by one (the turn seat's view is rebuilt after every move of its room).
-    return Legal.model_validate(
+        opened = g.opened[seat]
+        held = single_melds(g.hands[seat], r) if g.phase == PLAY_PHASE and not opened else []
+        parts = tuple(
+            trusted(OpeningMeld, {"cards": codes(c), "value": v}) for c, v in held[:MAX_LEGAL_MELDS]
+        )
+        opening = trusted(Opening, {"needed": r.opening_min, "opened": opened, "melds": parts})
+    return trusted(
+        Legal,
         {
-            "draw": draw,
+            "draw": tuple(draw),
             "discard": codes(sorted(discard)),
-            "layoffs": layoffs,
-            "swaps": swaps,
-            "melds": melds,
-            "must_play": view.must_play,
+            "layoffs": tuple(layoffs),
+            "swaps": tuple(swaps),
+            "melds": tuple(melds),
+            "must_play": must_play,
             "opening": opening,
-        }
+        },
     )
 
 
-def _legal_layoff(move: FastMove, runs: dict[int, TMeld]) -> dict[str, str | None]:
+def _legal_layoff(move: FastMove, runs: dict[int, TMeld]) -> dict[str, Any]:
     """A single-card lay-off with the run's end it reaches named (null for a set)."""
     meld_no, (card,), end = move[1], move[2], move[3]
     run = runs.get(meld_no)

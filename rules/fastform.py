@@ -1,0 +1,92 @@
+"""A frozen model's engine form kept with it, and building models from trusted engine data.
+
+A `GameState` the rules made carries the `Game` it was made from, and a seat view the list of
+engine moves its `legal` came from, in the private attribute ``_fast`` (a `FastForm`): the
+next `apply`, `seat_view` or `legal_moves` converts nothing. The form is derived data, never
+part of the model's value: it is not dumped, two models with different forms (or one
+without) compare equal, a deep copy or a pickle leaves it behind, and `model_copy(update=...)`
+drops it (the new field values no longer match it). Whoever reads a form must not change it.
+
+Validation stays at the boundary (client JSON, stored JSON, a `Game` from outside): what the
+engine produces is valid by construction, so `trusted` builds models from it as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from typing import Any, Generic, Self, TypeVar
+
+from pydantic import BaseModel, PrivateAttr
+
+from rules.moves import Frozen
+
+T = TypeVar("T")
+M = TypeVar("M", bound=BaseModel)
+_set = object.__setattr__
+
+
+class FastForm(Generic[T]):
+    """A slot for the engine form of the model holding it (None until someone fills it)."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: T | None = None) -> None:
+        self.value = value
+
+    def __eq__(self, other: object) -> bool:
+        # A cache never makes two models unequal.
+        return isinstance(other, FastForm)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __copy__(self) -> FastForm[T]:
+        return FastForm(self.value)
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> FastForm[T]:
+        return FastForm()
+
+    def __reduce__(self) -> tuple[type[FastForm[T]], tuple[()]]:
+        return (FastForm, ())
+
+    def __repr__(self) -> str:
+        return "FastForm()" if self.value is None else "FastForm(...)"
+
+
+class Carrier(Frozen):
+    """A frozen model that may carry its engine form (`FastForm`) along."""
+
+    _fast: FastForm[Any] = PrivateAttr(default_factory=FastForm)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
+        copied = super().model_copy(update=update, deep=deep)
+        if update:
+            _set(copied, "__pydantic_private__", {"_fast": FastForm()})
+        return copied
+
+
+def form_of(model: Carrier) -> FastForm[Any] | None:
+    """The form slot of `model`; None for a model built without its private attributes."""
+    private = model.__pydantic_private__
+    return private.get("_fast") if private else None
+
+
+def trusted(
+    cls: type[M],
+    fields: dict[str, Any],
+    fast: object = None,
+    fields_set: Iterable[str] | None = None,
+) -> M:
+    """A `cls` holding `fields` (every field, already of its type) without validating them.
+
+    `fields_set` is what validation would record as given (default: every key), so that
+    ``model_dump(exclude_unset=True)`` reads the same as for a validated model. `fast`, for a
+    `Carrier`, is its engine form.
+    """
+    m = cls.__new__(cls)
+    _set(m, "__dict__", fields)
+    _set(m, "__pydantic_fields_set__", set(fields) if fields_set is None else set(fields_set))
+    _set(m, "__pydantic_extra__", None)
+    _set(
+        m, "__pydantic_private__", {"_fast": FastForm(fast)} if cls.__private_attributes__ else None
+    )
+    return m
