@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
-from fastapi import APIRouter, Query, Response
+from fastapi import APIRouter, Header, Query, Response
 
 from app.api.responses import BODY, SEAT, errors, view_response
 from app.api.schemas import MoveRequest, VoteRequest
@@ -14,14 +14,42 @@ from app.views import RecentMoves, RoomView
 router = APIRouter(prefix="/api/rooms/{room}", tags=["play"])
 
 
-@router.post("/moves", response_model=RoomView, responses=errors(*SEAT, 409, *BODY))
+# RFC 7240: a client whose socket brings it every view asks for none in the answer.
+MINIMAL = "return=minimal"
+_ACCEPTED: dict[int | str, dict[str, Any]] = {
+    204: {
+        "description": (
+            "With `Prefer: return=minimal`: the move was accepted and the view comes over "
+            "the websocket; `Rummy-Version` is the room's version after it (and any bot turns)"
+        ),
+        "headers": {
+            "Rummy-Version": {"description": "the room's version", "schema": {"type": "integer"}},
+            "Preference-Applied": {"schema": {"type": "string"}},
+        },
+    }
+}
+
+
+@router.post(
+    "/moves", response_model=RoomView, responses={**_ACCEPTED, **errors(*SEAT, 409, *BODY)}
+)
 async def post_move(
-    room: RoomId, body: MoveRequest, seat: SeatDep, service: ServiceDep
+    room: RoomId,
+    body: MoveRequest,
+    seat: SeatDep,
+    service: ServiceDep,
+    prefer: Annotated[str | None, Header(description="`return=minimal`: answer 204")] = None,
 ) -> Response:
-    """Apply a move made on view `version`; returns the new view (after any bot turns).
+    """Apply a move made on view `version`; returns the new view (after any bot turns), or
+    with `Prefer: return=minimal` 204 and the version only: a client whose socket is open
+    gets the same view there and need not receive it twice.
 
     409 `stale_version` carries the current view under `state` so the client can resync."""
     await service.play(room, seat, body.move, body.version)
+    if prefer is not None and MINIMAL in prefer.replace(" ", "").lower().split(","):
+        version = (await service.snapshot(room)).version
+        headers = {"Rummy-Version": str(version), "Preference-Applied": MINIMAL}
+        return Response(status_code=204, headers=headers)
     return view_response(await service.view_text(room, seat))
 
 

@@ -303,3 +303,32 @@ async def test_two_tabs_of_a_seat_get_the_view_its_rest_answer_carries(
         tabs = [await ws.state(version=1) for ws in (a, b)]
         assert tabs[0] == tabs[1] == answer
         assert ok(await client.state(room, tokens[0])) == answer
+
+
+async def test_a_move_answered_minimally_carries_no_view_the_socket_brings_it(
+    server: LiveServer, client: Api
+) -> None:
+    # A client whose socket is open asks for no view in the answer (RFC 7240): it would
+    # only receive the same view twice.
+    room, tokens = await online_room(client, seed=32)
+    async with seat_socket(server, room, tokens[0]) as ws:
+        await ws.state()
+        answer = await client.http.post(
+            f"/api/rooms/{room}/moves",
+            json={"move": DRAW, "version": 0},
+            headers={**client.auth(tokens[0]), "Prefer": "return=minimal"},
+        )
+        assert answer.status_code == 204 and answer.content == b""
+        assert answer.headers["Rummy-Version"] == "1"
+        assert answer.headers["Preference-Applied"] == "return=minimal"
+        view = await ws.state(version=1)
+        assert view == ok(await client.state(room, tokens[0]))
+    # Without it, and on a refusal, the answer is as it always was.
+    refused = await client.http.post(
+        f"/api/rooms/{room}/moves",
+        json={"move": DRAW, "version": 1},
+        headers={**client.auth(tokens[0]), "Prefer": "return=minimal"},
+    )
+    assert refused.status_code == 422 and refused.json()["error"]["code"]
+    full = ok(await client.move(room, tokens[0], {"type": "discard", "card": view["hand"][0]}, 1))
+    assert full["version"] == 2

@@ -85,3 +85,51 @@ async def test_a_socket_closed_for_falling_behind_reconnects_and_resyncs(
     # The new socket carries the news: the page never stayed on the closed one.
     await expect(page.locator(".opponent .name")).to_have_text("Bob")
     assert closes[0] == 4409 and len(routes) >= 2
+
+
+async def test_with_its_socket_live_a_move_reaches_the_page_once(pages, http) -> None:
+    # The page's socket brings every view: its move's answer carries none (204), so one view
+    # per version reaches it, not two.
+    from webdeals import deal
+
+    anna = ["7H", "8H", "9H", "KS", "KD", "KC", "2C", "3C", "4C", "5D"]
+    bob = ["TH", "AS", "3S", "5S", "7S", "9S", "JS", "2D", "4D", "6D"]
+    body = {
+        "variant": "classic",
+        "players": 2,
+        "mode": "online",
+        "name": "Anna",
+        "deal": deal("classic", [anna, bob], discard=["5C"], stock_top=["QD", "8D"]),
+    }
+    r = await http.post("/api/rooms", json=body)
+    assert r.status_code == 201, r.text
+    created = r.json()
+    joined = await http.post(f"/api/rooms/{created['room']}/join", json={"name": "Bob"})
+    assert joined.status_code == 201, joined.text
+    page = await pages.page(path=None)
+    answers: list[Any] = []
+    states: list[int] = []
+
+    def on_socket(ws: Any) -> None:
+        def frame(payload: Any) -> None:
+            msg = json.loads(str(payload))
+            if msg.get("type") == "state":
+                states.append(msg["state"]["version"])
+
+        ws.on("framereceived", frame)
+
+    page.on("websocket", on_socket)
+    page.on("response", lambda res: answers.append(res) if res.url.endswith("/moves") else None)
+    await page.goto(f"/r/{created['room']}#seat={created['token']}")
+    await expect(page.locator("#turn-line")).to_have_text("Jij bent aan de beurt: trek een kaart.")
+    await page.locator('[data-action="draw"][data-source="stock"]').click()
+    await expect(page.locator('#hand .card[data-card="QD"]')).to_be_visible()
+    await _until(lambda: len(answers) == 1)
+    assert answers[0].status == 204
+    assert answers[0].headers["rummy-version"] == "1"
+    assert states.count(1) == 1  # the socket brought it, once
+    await page.locator('#hand .card[data-card="QD"]').click()
+    await page.get_by_role("button", name="Afleggen").click()
+    await expect(page.locator("#turn-line")).to_have_text("Bob is aan de beurt.")
+    await _until(lambda: len(answers) == 2)
+    assert answers[1].status == 204 and states.count(2) == 1

@@ -10,10 +10,11 @@ export class ApiError extends Error {
   }
 }
 
-async function request(method, path, { token, body } = {}) {
+async function request(method, path, { token, body, prefer } = {}) {
   const headers = { Accept: "application/json" };
   if (body !== undefined) headers["Content-Type"] = "application/json";
   if (token) headers.Authorization = `Bearer ${token}`;
+  if (prefer) headers.Prefer = prefer;
   let res;
   try {
     res = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -27,6 +28,8 @@ async function request(method, path, { token, body } = {}) {
     data = null;
   }
   if (!res.ok) throw new ApiError(res.status, data?.error, data);
+  // A minimal answer (204): no view, the room's version in a header.
+  if (res.status === 204) return { minimal: true, version: Number(res.headers.get("Rummy-Version")) };
   return data;
 }
 
@@ -44,8 +47,9 @@ export const getHint = (id, token, lang) => request("GET", `${room(id)}/hint?lan
 // `hand` is the log's number for the hand (0 for the room's first), not the view's hand_number.
 export const getReview = (id, token, hand, lang) =>
   request("GET", `${room(id)}/review?hand=${hand}&lang=${lang}`, { token });
-export const sendMove = (id, token, move, version) =>
-  request("POST", `${room(id)}/moves`, { token, body: { move, version } });
+// `minimal`: this browser's socket brings the view, so the answer need not carry it too.
+export const sendMove = (id, token, move, version, minimal = false) =>
+  request("POST", `${room(id)}/moves`, { token, body: { move, version }, prefer: minimal ? "return=minimal" : undefined });
 // The version makes a repeated vote (a double click) a no-op once its hand is dealt.
 export const sendVote = (id, token, vote, version) =>
   request("POST", `${room(id)}/votes`, { token, body: { vote, version } });
@@ -72,6 +76,9 @@ export class RoomSocket {
     this.retry = 0;
     this.closed = false;
     this.ws = null;
+    // The newest version a state frame brought since the socket last opened (-1: none yet):
+    // while it has one, the socket is live and moves are answered minimally.
+    this.seen = -1;
     this.timer = null;
     this.pinger = null;
     this.open();
@@ -83,6 +90,7 @@ export class RoomSocket {
     const watch = this.token ? "" : "?watch=1";
     const ws = new WebSocket(`${proto}//${location.host}${room(this.roomId)}/ws${watch}`);
     this.ws = ws;
+    this.seen = -1;
     ws.addEventListener("open", () => {
       if (this.token) ws.send(JSON.stringify({ type: "auth", token: this.token }));
       this.retry = 0;
@@ -97,10 +105,12 @@ export class RoomSocket {
       } catch {
         return;
       }
+      if (msg.type === "state" && this.ws === ws) this.seen = Math.max(this.seen, msg.state?.version ?? -1);
       this.onMessage(msg);
     });
     ws.addEventListener("close", (ev) => {
       clearInterval(this.pinger);
+      if (this.ws === ws) this.seen = -1;
       if (this.ws !== ws || this.closed) return;
       if (FATAL[ev.code]) {
         // The seat or the room is gone: retrying cannot help.

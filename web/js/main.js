@@ -42,6 +42,14 @@ function showError(err, move = null) {
   store.showToast(text, "", error.code);
 }
 
+/** Wait (a few seconds at most) for the socket to bring the view of the move made on
+ * version `sent`; if it does not, read the view, as an answer would have carried it. */
+async function ownMoveShown(sent) {
+  const until = Date.now() + 3000;
+  while ((socket?.seen ?? -1) <= sent && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+  if ((socket?.seen ?? -1) <= sent) receive(unwrapView(await api.getState(store.session.room, store.session.token)), true);
+}
+
 function unwrapView(data) {
   return data && data.state && data.state.hand ? data.state : data;
 }
@@ -241,9 +249,15 @@ const game = {
     store.pending = true;
     playback.quiet = dropped;
     try {
-      const view = unwrapView(await api.sendMove(store.session.room, store.session.token, move, store.view.version));
+      const s = store.session;
+      const sent = store.view.version;
+      // A live socket brings the new view anyway: the answer then carries none (one view
+      // per version reaches this browser, not two).
+      const live = socket?.token === s.token && socket.seen >= 0;
+      const answer = await api.sendMove(s.room, s.token, move, sent, live);
       store.toast = null;
-      receive(view, true);
+      if (answer?.minimal) await ownMoveShown(sent);
+      else receive(unwrapView(answer), true);
     } catch (err) {
       showError(err, move);
     } finally {
