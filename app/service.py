@@ -41,8 +41,8 @@ from app.errors import (
 )
 from app.hub import Hub
 from app.marks import MarksBatcher
-from app.persist import Commit, GroupCommitter, NewSeat, SeatRow, Snapshot, Store
-from app.persist.records import LogEntry, attendance_json, mark_of
+from app.persist import Commit, GroupCommitter, NewSeat, Snapshot, Store
+from app.persist.records import LogEntry, attendance_json, mark_of, new_snapshot
 from app.reviews import Reviews
 from app.snapshots import SnapshotCache
 from app.views import (
@@ -312,8 +312,7 @@ class RoomService:
         full = all(t is not None or i in seat_bots for i, t in enumerate(tokens))
         first_bot = state.turn in seat_bots
         deadline = now + timedelta(seconds=turn_seconds) if turn_seconds else None
-        turn_deadline = deadline if full and not first_bot else None
-        await self.store.create(
+        room = new_snapshot(
             room_id,
             variant=variant,
             players=players,
@@ -323,35 +322,12 @@ class RoomService:
             now=now,
             spectators=spectators,
             turn_seconds=turn_seconds,
-            turn_deadline=turn_deadline,
+            turn_deadline=deadline if full and not first_bot else None,
         )
+        await self.store.create(room)
         # Cached as written: the creator's first socket (and in a storm, thousands of them)
         # is authorized and sent its view without reading the room back.
-        self.snapshots.put(
-            Snapshot(
-                id=room_id,
-                variant=variant,
-                players=players,
-                mode=mode,
-                version=0,
-                hand_seq=0,
-                active_at=now,
-                state=state,
-                seats=tuple(
-                    SeatRow(
-                        seat=i,
-                        name=s.name,
-                        taken=s.token_hash is not None or s.bot is not None,
-                        bot=s.bot,
-                        token_hash=s.token_hash,
-                    )
-                    for i, s in enumerate(seats)
-                ),
-                spectators=spectators,
-                turn_seconds=turn_seconds,
-                turn_deadline=turn_deadline,
-            )
-        )
+        self.snapshots.put(room)
         log.info("room created: %s %s %d players", mode, variant, players)
         return room_id, tokens
 

@@ -17,8 +17,6 @@ from app.persist.records import (
     HandRecord,
     LogEntry,
     Mark,
-    NewSeat,
-    SeatRow,
     Snapshot,
     mark_of,
 )
@@ -74,38 +72,11 @@ class MemoryStore:
     async def close(self) -> None:
         pass
 
-    async def create(
-        self,
-        room_id: str,
-        *,
-        variant: str,
-        players: int,
-        mode: str,
-        state: rules.GameState,
-        seats: list[NewSeat],
-        now: datetime,
-        spectators: bool = True,
-        turn_seconds: int | None = None,
-        turn_deadline: datetime | None = None,
-    ) -> None:
-        rows = tuple(
-            SeatRow(
-                seat=i,
-                name=s.name,
-                taken=s.token_hash is not None or s.bot is not None,
-                bot=s.bot,
-                token_hash=s.token_hash,
-            )
-            for i, s in enumerate(seats)
-        )
-        snap = Snapshot(
-            room_id, variant, players, mode, 0, 0, now, state, rows, spectators, turn_seconds
-        )
-        snap = replace(snap, turn_deadline=turn_deadline)
-        start = rules.hand_start(state).model_dump_json()
-        self._rooms[room_id] = _Room(
-            snapshot=snap,
-            token_hashes=[s.token_hash for s in seats],
+    async def create(self, room: Snapshot) -> None:
+        start = rules.hand_start(room.state).model_dump_json()
+        self._rooms[room.id] = _Room(
+            snapshot=room,
+            token_hashes=[s.token_hash for s in room.seats],
             hands=[HandRecord(seq=0, start=start, start_version=0, end_version=None)],
         )
 

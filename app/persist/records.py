@@ -185,5 +185,45 @@ def with_attendance(seats: tuple[SeatRow, ...], stored: str | None) -> tuple[Sea
 Mark = tuple[int, int]
 
 
+def new_snapshot(
+    room_id: str,
+    *,
+    variant: str,
+    players: int,
+    mode: str,
+    state: rules.GameState,
+    seats: list[NewSeat],
+    now: datetime,
+    spectators: bool = True,
+    turn_seconds: int | None = None,
+    turn_deadline: datetime | None = None,
+) -> Snapshot:
+    """A room as `Store.create` writes it: version 0, its first hand dealt."""
+    rows = tuple(
+        SeatRow(
+            seat=i,
+            name=s.name,
+            taken=s.token_hash is not None or s.bot is not None,
+            bot=s.bot,
+            token_hash=s.token_hash,
+        )
+        for i, s in enumerate(seats)
+    )
+    return Snapshot(
+        id=room_id,
+        variant=variant,
+        players=players,
+        mode=mode,
+        version=0,
+        hand_seq=0,
+        active_at=now,
+        state=state,
+        seats=rows,
+        spectators=spectators,
+        turn_seconds=turn_seconds,
+        turn_deadline=turn_deadline,
+    )
+
+
 def mark_of(snap: Snapshot) -> Mark:
     return snap.version, sum(1 for seat in snap.seats if seat.taken)

@@ -17,7 +17,7 @@ import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import Select, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.exc import IntegrityError
@@ -31,7 +31,6 @@ from app.persist.records import (
     HandRecord,
     LogEntry,
     Mark,
-    NewSeat,
     SeatRow,
     Snapshot,
     as_utc,
@@ -40,6 +39,9 @@ from app.persist.records import (
 )
 from app.persist.sealing import PREFIX, StateCipher
 from app.persist.store import Batch, Writer, batch_order
+
+if TYPE_CHECKING:
+    from app.persist.sqlite_writer import SqliteWriter
 
 log = logging.getLogger("rummy.store")
 
@@ -157,25 +159,6 @@ class EngineWriter:
         """The engine's connections are the engine's to close."""
 
 
-class Setup(Protocol):
-    """Room set-up in one hop (app/persist/sqlite_setup.py): the same rows as the engine's
-    path of `SqlStore.create` and `SqlStore.take_seat`."""
-
-    async def create_room(
-        self, room: dict[str, Any], seats: list[dict[str, Any]], hand: dict[str, Any]
-    ) -> None: ...
-
-    async def take_seat(
-        self,
-        room_id: str,
-        *,
-        name: str | None,
-        token_hash: str,
-        now: datetime,
-        deadline: datetime | None,
-    ) -> int | None: ...
-
-
 def _log_entry(row: MoveLog) -> LogEntry:
     return LogEntry(version=row.version, seat=row.seat, kind=row.kind, move=row.move)
 
@@ -206,7 +189,7 @@ class SqlStore:
         sessions: async_sessionmaker[AsyncSession],
         cipher: StateCipher,
         writer: Writer | None = None,
-        setup: Setup | None = None,
+        setup: SqliteWriter | None = None,
     ) -> None:
         self._sessions = sessions
         self._cipher = cipher
@@ -238,47 +221,35 @@ class SqlStore:
         async with self._sessions() as session:
             await session.execute(select(1))
 
-    async def create(
-        self,
-        room_id: str,
-        *,
-        variant: str,
-        players: int,
-        mode: str,
-        state: rules.GameState,
-        seats: list[NewSeat],
-        now: datetime,
-        spectators: bool = True,
-        turn_seconds: int | None = None,
-        turn_deadline: datetime | None = None,
-    ) -> None:
+    async def create(self, snap: Snapshot) -> None:
+        room_id = snap.id
         room = {
             "id": room_id,
-            "variant": variant,
-            "players": players,
-            "mode": mode,
+            "variant": snap.variant,
+            "players": snap.players,
+            "mode": snap.mode,
             "version": 0,
             "state": self._cipher.seal(
-                self._cipher.state_context(room_id), state.model_dump_json()
+                self._cipher.state_context(room_id), snap.state.model_dump_json()
             ),
             "hand_seq": 0,
-            "created_at": now,
-            "active_at": now,
-            "spectators": spectators,
-            "turn_seconds": turn_seconds,
-            "turn_deadline": turn_deadline,
+            "created_at": snap.active_at,
+            "active_at": snap.active_at,
+            "spectators": snap.spectators,
+            "turn_seconds": snap.turn_seconds,
+            "turn_deadline": snap.turn_deadline,
         }
         seat_rows = [
             {
                 "room_id": room_id,
-                "seat": i,
+                "seat": s.seat,
                 "name": s.name,
                 "token_hash": s.token_hash,
                 "bot": s.bot,
             }
-            for i, s in enumerate(seats)
+            for s in snap.seats
         ]
-        start = seal_hand(self._cipher, room_id, 0, rules.hand_start(state).model_dump_json())
+        start = seal_hand(self._cipher, room_id, 0, rules.hand_start(snap.state).model_dump_json())
         hand = {"room_id": room_id, "seq": 0, "start": start, "start_version": 0}
         if self._setup is not None:
             await self._setup.create_room(room, seat_rows, hand)

@@ -19,8 +19,9 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
@@ -84,7 +85,7 @@ class SqliteWriter:
     async def create_room(
         self, room: dict[str, Any], seats: list[dict[str, Any]], hand: dict[str, Any]
     ) -> None:
-        """See `sql.Setup.create_room`."""
+        """`SqlStore.create` in one hop: the same rows."""
         await self.setup(sqlite_setup.create_room(room, seats, hand, _stamp))
 
     async def take_seat(
@@ -96,7 +97,7 @@ class SqliteWriter:
         now: datetime,
         deadline: datetime | None,
     ) -> int | None:
-        """See `sql.Setup.take_seat`."""
+        """`SqlStore.take_seat` in one hop: the same claim."""
         op = sqlite_setup.take_seat(room_id, name, token_hash, now, deadline, _stamp)
         seat: int | None = await self.setup(op)
         return seat
@@ -137,8 +138,7 @@ class SqliteWriter:
     def _run_setups(self, ops: list[SetupOp]) -> list[Any]:
         conn = self._connection()
         results: list[Any] = []
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with _transaction(conn):
             for op in ops:
                 conn.execute("SAVEPOINT setup")
                 try:
@@ -147,11 +147,6 @@ class SqliteWriter:
                     conn.execute("ROLLBACK TO setup")
                     results.append(exc)
                 conn.execute("RELEASE setup")
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
         return results
 
     async def close(self) -> None:
@@ -177,9 +172,7 @@ class SqliteWriter:
         results: list[int | None] = [None] * len(batch)
         cipher = self._cipher
         rows = BatchRows(cipher)
-        # IMMEDIATE takes the write lock now, so the CAS reads what it then writes over.
-        conn.execute("BEGIN IMMEDIATE")
-        try:
+        with _transaction(conn):
             for i in batch_order(batch):
                 room, entry, now = batch[i]
                 stamp = _stamp(now)
@@ -192,9 +185,18 @@ class SqliteWriter:
                 conn.executemany(_END_HAND, rows.ended)
             if rows.new_hands:
                 conn.executemany(_NEW_HAND, rows.new_hands)
-            conn.execute("COMMIT")
-        except BaseException:
-            if conn.in_transaction:
-                conn.execute("ROLLBACK")
-            raise
         return results
+
+
+@contextmanager
+def _transaction(conn: sqlite3.Connection) -> Iterator[None]:
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on any exception. IMMEDIATE takes the write
+    lock at once, so a compare-and-swap reads what it then writes over."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+        conn.execute("COMMIT")
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise

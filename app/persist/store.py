@@ -19,7 +19,7 @@ from datetime import datetime
 from typing import Protocol
 
 import rules
-from app.persist.records import Commit, HandRecord, LogEntry, Mark, NewSeat, Snapshot
+from app.persist.records import Commit, HandRecord, LogEntry, Mark, Snapshot
 
 # One entry of a group commit: the room as the move saw it, the entry, and its time.
 Batch = Sequence[tuple[Snapshot, Commit, datetime]]
@@ -53,20 +53,9 @@ class Store(Protocol):
 
     async def ping(self) -> None: ...
 
-    async def create(
-        self,
-        room_id: str,
-        *,
-        variant: str,
-        players: int,
-        mode: str,
-        state: rules.GameState,
-        seats: list[NewSeat],
-        now: datetime,
-        spectators: bool = True,
-        turn_seconds: int | None = None,
-        turn_deadline: datetime | None = None,
-    ) -> None: ...
+    async def create(self, room: Snapshot) -> None:
+        """Write a new room (`records.new_snapshot`): its row, seats and first hand."""
+        ...
 
     async def load(self, room_id: str) -> Snapshot:
         """Raises RoomNotFound."""

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from playwright.async_api import expect
+from webdeals import new_room
 
 pytestmark = pytest.mark.browser
 
@@ -90,20 +91,9 @@ async def test_a_socket_closed_for_falling_behind_reconnects_and_resyncs(
 async def test_with_its_socket_live_a_move_reaches_the_page_once(pages, http) -> None:
     # The page's socket brings every view: its move's answer carries none (204), so one view
     # per version reaches it, not two.
-    from webdeals import deal
-
     anna = ["7H", "8H", "9H", "KS", "KD", "KC", "2C", "3C", "4C", "5D"]
     bob = ["TH", "AS", "3S", "5S", "7S", "9S", "JS", "2D", "4D", "6D"]
-    body = {
-        "variant": "classic",
-        "players": 2,
-        "mode": "online",
-        "name": "Anna",
-        "deal": deal("classic", [anna, bob], discard=["5C"], stock_top=["QD", "8D"]),
-    }
-    r = await http.post("/api/rooms", json=body)
-    assert r.status_code == 201, r.text
-    created = r.json()
+    created = await new_room(http, "online", [anna, bob], discard=["5C"], stock_top=["QD"])
     joined = await http.post(f"/api/rooms/{created['room']}/join", json={"name": "Bob"})
     assert joined.status_code == 201, joined.text
     page = await pages.page(path=None)
