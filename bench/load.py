@@ -763,7 +763,7 @@ class ServerMeter:
         self.pids = pids
         self.every = every
         self.samples: list[tuple[float, float, int]] = []  # (wall time, CPU s, RSS bytes)
-        self.baseline_rss = self.read()[2]
+        _, self.baseline_cpu, self.baseline_rss = self.read()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
@@ -801,11 +801,19 @@ class ServerMeter:
 
 
 def report_server(
-    meter: ServerMeter, results: list[dict[str, Any]], acked: int, summary: dict[str, Any]
+    meter: ServerMeter,
+    results: list[dict[str, Any]],
+    acked: int,
+    summary: dict[str, Any],
+    warmup: float,
 ) -> None:
     """Print the server's CPU per acknowledged move over the window and its memory."""
     start = min(r["window"][0] for r in results)
     end = max(r["window"][1] for r in results)
+    # Set-up: from the bench's start until the last seat had its first state (the window
+    # opens `warmup` seconds later): creates, joins and connects.
+    set_up, _ = meter.at(start - warmup)
+    set_up -= meter.baseline_cpu
     cpu0, _ = meter.at(start)
     cpu1, rss_end = meter.at(end)
     cpu = cpu1 - cpu0
@@ -816,6 +824,7 @@ def report_server(
         "cpu_s": round(cpu, 2),
         "cpu_us_per_move": round(cpu / acked * 1e6, 1) if acked else None,
         "cpu_share": round(cpu / (end - start), 3) if end > start else None,
+        "setup_ms_per_room": round(set_up / rooms * 1e3, 2) if rooms else None,
         "rss_mb_start": round(meter.baseline_rss / 2**20, 1),
         "rss_mb_end": round(rss_end / 2**20, 1),
         "rss_mb_peak": round(peak / 2**20, 1),
@@ -826,6 +835,10 @@ def report_server(
     print(
         f"server CPU        {s['cpu_s']} s over the window: {s['cpu_us_per_move']} µs per "
         f"acknowledged move ({s['cpu_share']} of a core)"
+    )
+    print(
+        f"server set-up     {s['setup_ms_per_room']} ms of CPU per room (create, joins and "
+        "every seat's first connect, until the last seat had its state)"
     )
     print(
         f"server memory     RSS {s['rss_mb_start']} MB before the rooms, {s['rss_mb_end']} MB "
@@ -1050,7 +1063,7 @@ def main() -> int:
         else:
             print("all connected in  never: some sockets got no state")
     if meter is not None:
-        report_server(meter, results, acked, summary)
+        report_server(meter, results, acked, summary, args.warmup)
     for line in log_errors[:5]:
         print(f"  server log: {line}")
     # A room a socket saw go back, a client error, a log that repeats, a server error, a
