@@ -4,12 +4,13 @@ the public room summary, room creation and the hand log."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal, cast
+from typing import Literal, TypeVar, cast
 
 from pydantic import BaseModel, Field
 
 import rules
 from app.persist.records import Snapshot
+from rules.fastform import form_of, trusted
 
 PLAYING = ("draw", "play")
 StandInLevel = Literal["easy", "medium", "hard"]
@@ -44,6 +45,8 @@ class RoomView(rules.SeatView):
 # spectator's for the last few presences.
 VIEWS_PER_SNAPSHOT = 32
 
+V = TypeVar("V", bound=RoomView)
+
 # What the hub knows of a room's seats: who has a socket, and since when the others left.
 Presence = tuple[set[int], dict[int, datetime]]
 
@@ -57,13 +60,16 @@ def seat_infos(snap: Snapshot, presence: Presence) -> tuple[SeatInfo, ...]:
         return cast(tuple[SeatInfo, ...], found)
     connected, away = presence
     infos = tuple(
-        SeatInfo.model_construct(
-            name=s.name,
-            connected=s.seat in connected,
-            bot=s.bot,
-            away_since=None if s.bot or s.seat in connected else away.get(s.seat),
-            stand_in=cast(_StandIn, s.stand_in),  # app/standin.py: only levels
-            timeouts=s.timeouts,
+        trusted(
+            SeatInfo,
+            {
+                "name": s.name,
+                "connected": s.seat in connected,
+                "bot": s.bot,
+                "away_since": None if s.bot or s.seat in connected else away.get(s.seat),
+                "stand_in": cast(_StandIn, s.stand_in),  # app/standin.py: only levels
+                "timeouts": s.timeouts,
+            },
         )
         for s in snap.seats
     )
@@ -97,18 +103,28 @@ def view_text(snap: Snapshot, seat: int | None, presence: Presence) -> str:
 def build_view(snap: Snapshot, seat: int, presence: Presence) -> RoomView:
     # Built from already-validated parts without validating them again: every socket of a
     # room gets a view after every move, so this is on the hot path.
-    view = dict(rules.seat_view(snap.state, seat).__dict__)  # its fields, as validated
+    seat_view = rules.seat_view(snap.state, seat)
+    view = dict(seat_view.__dict__)  # its fields, as validated
     if snap.is_waiting:
         # Dealt at creation, but nobody moves until every seat is taken.
         view["phase"] = "waiting"
         view["legal"] = None
-    return RoomView.model_construct(
-        **view,
+    form = form_of(seat_view)
+    return _room_view(RoomView, snap, presence, view, form.value if form else None)
+
+
+def _room_view(
+    cls: type[V], snap: Snapshot, presence: Presence, view: dict[str, object], fast: object
+) -> V:
+    # `trusted`, not `model_construct`: the latter walks every field in Python, and cost
+    # most of a view's making (every socket of a room gets one after every move).
+    view.update(
         room=snap.id,
         version=snap.version,
         seats=seat_infos(snap, presence),
         turn_deadline=snap.turn_deadline,
     )
+    return trusted(cls, view, fast)
 
 
 class WatchView(RoomView):
@@ -122,13 +138,7 @@ def build_spectator_view(snap: Snapshot, presence: Presence) -> WatchView:
     view = dict(rules.spectator_view(snap.state).__dict__)
     if snap.is_waiting:
         view["phase"] = "waiting"
-    return WatchView.model_construct(
-        **view,
-        room=snap.id,
-        version=snap.version,
-        seats=seat_infos(snap, presence),
-        turn_deadline=snap.turn_deadline,
-    )
+    return _room_view(WatchView, snap, presence, view, None)
 
 
 class SummarySeat(BaseModel):

@@ -763,21 +763,25 @@ class ServerMeter:
         self.pids = pids
         self.every = every
         self.samples: list[tuple[float, float, int]] = []  # (wall time, CPU s, RSS bytes)
+        # The kernel's share (sends, receives, fsyncs), kept apart from the process's own.
+        self.system: list[tuple[float, float]] = []  # (wall time, system CPU s)
         _, self.baseline_cpu, self.baseline_rss = self.read()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
     def read(self) -> tuple[float, float, int]:
-        cpu = 0.0
+        cpu = system = 0.0
         rss = 0
         for pid in self.pids:
             with open(f"/proc/{pid}/stat") as f:
                 # Fields after the parenthesised name: utime and stime are the 12th and 13th.
                 fields = f.read().rsplit(")", 1)[1].split()
             cpu += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
+            system += int(fields[12]) / CLOCK_TICKS
             with open(f"/proc/{pid}/status") as f:
                 rss += next(int(x.split()[1]) * 1024 for x in f if x.startswith("VmRSS:"))
+        self.system.append((time.time(), system))
         return time.time(), cpu, rss
 
     def _run(self) -> None:
@@ -795,6 +799,9 @@ class ServerMeter:
         """CPU seconds and RSS at wall time `when`, from the nearest sample."""
         _, cpu, rss = min(self.samples, key=lambda s: abs(s[0] - when))
         return cpu, rss
+
+    def system_at(self, when: float) -> float:
+        return min(self.system, key=lambda s: abs(s[0] - when))[1]
 
     def peak_rss(self) -> int:
         return max((s[2] for s in self.samples), default=self.baseline_rss)
@@ -817,6 +824,7 @@ def report_server(
     cpu0, _ = meter.at(start)
     cpu1, rss_end = meter.at(end)
     cpu = cpu1 - cpu0
+    system = meter.system_at(end) - meter.system_at(start)
     peak = meter.peak_rss()
     grown = max(0, rss_end - meter.baseline_rss)
     rooms, seats = summary["rooms"], summary["websockets"]
@@ -824,6 +832,7 @@ def report_server(
         "cpu_s": round(cpu, 2),
         "cpu_us_per_move": round(cpu / acked * 1e6, 1) if acked else None,
         "cpu_share": round(cpu / (end - start), 3) if end > start else None,
+        "system_us_per_move": round(system / acked * 1e6, 1) if acked else None,
         "setup_ms_per_room": round(set_up / rooms * 1e3, 2) if rooms else None,
         "rss_mb_start": round(meter.baseline_rss / 2**20, 1),
         "rss_mb_end": round(rss_end / 2**20, 1),
@@ -834,7 +843,8 @@ def report_server(
     s = summary["server"]
     print(
         f"server CPU        {s['cpu_s']} s over the window: {s['cpu_us_per_move']} µs per "
-        f"acknowledged move ({s['cpu_share']} of a core)"
+        f"acknowledged move ({s['cpu_share']} of a core), of which {s['system_us_per_move']} "
+        "µs in the kernel (socket sends and receives, fsyncs)"
     )
     print(
         f"server set-up     {s['setup_ms_per_room']} ms of CPU per room (create, joins and "

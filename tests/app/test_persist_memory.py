@@ -154,3 +154,8 @@ async def test_a_seats_view_is_built_once_per_version(monkeypatch: pytest.Monkey
     await service.play(room, 0, rules.parse_move({"type": "meld", "melds": MELDS}), 1)
     assert await service.view_text(room, 0) != texts[0]
     assert built[-1] == (0, 2)
+    # Built without validation, yet exactly what validation would have made of it.
+    for seat in (0, 1, None):
+        text = await service.view_text(room, seat)
+        model = app.views.WatchView if seat is None else app.views.RoomView
+        assert model.model_validate_json(text).model_dump_json() == text
