@@ -16,6 +16,17 @@ ANNA = ["7H", "8H", "9H", "KS", "KD", "KC", "2C", "3C", "4C", "5D"]
 BOB = ["TH", "AS", "3S", "5S", "7S", "9S", "JS", "2D", "4D", "6D"]
 
 
+async def _boxes(*cards) -> list[dict[str, float]]:
+    """The cards' boxes once all are on screen: a redraw between two reads (a presence
+    frame, say, on a loaded machine) leaves a card without a box for a moment."""
+    async with asyncio.timeout(30):
+        while True:
+            boxes = [await card.bounding_box() for card in cards]
+            if all(boxes):
+                return boxes  # type: ignore[return-value]
+            await asyncio.sleep(0.05)
+
+
 async def click_cards(page, *codes: str) -> None:
     for code in codes:
         await page.locator(f'#hand .card[data-card="{code}"]').first.click()
@@ -165,7 +176,7 @@ async def test_reload_restores_seat_and_presence(pages) -> None:
     # Reorder by hand: drag the first card onto the left half of the fourth.
     cards = bob.locator("#hand .card")
     order = await cards.evaluate_all("els => els.map(e => e.dataset.card)")
-    first, fourth = await cards.nth(0).bounding_box(), await cards.nth(3).bounding_box()
+    first, fourth = await _boxes(cards.nth(0), cards.nth(3))
     await bob.mouse.move(first["x"] + 20, first["y"] + 40)
     await bob.mouse.down()
     await bob.mouse.move(fourth["x"] + 18, fourth["y"] + 40, steps=6)
