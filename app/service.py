@@ -42,7 +42,7 @@ from app.errors import (
 from app.hub import Hub
 from app.marks import MarksBatcher
 from app.persist import Commit, GroupCommitter, NewSeat, Snapshot, Store
-from app.persist.records import LogEntry, attendance_json, mark_of, new_snapshot
+from app.persist.records import LogEntry, attendance_json, mark_of, new_snapshot, seat_taken
 from app.reviews import Reviews
 from app.snapshots import SnapshotCache
 from app.views import (
@@ -54,8 +54,6 @@ from app.views import (
     Presence,
     RecentMoves,
     RoomView,
-    WatchView,
-    build_spectator_view,
     build_view,
     view_text,
 )
@@ -211,15 +209,6 @@ class RoomService:
             raise Forbidden("this room does not allow spectators")
         return view_text(snap, seat, presence or await self.presence(room_id))
 
-    async def watch(
-        self, room_id: str, snap: Snapshot | None = None, presence: Presence | None = None
-    ) -> WatchView:
-        """The room as a spectator sees it. Raises Forbidden when it may not be watched."""
-        snap = snap or await self.snapshot(room_id)
-        if not snap.spectators:
-            raise Forbidden("this room does not allow spectators")
-        return build_spectator_view(snap, presence or await self.presence(room_id))
-
     async def presence(self, room_id: str) -> Presence:
         """Who has a socket in the room, and since when each other seat is away."""
         return await self.hub.presence(room_id), await self.hub.away_since(room_id)
@@ -347,22 +336,20 @@ class RoomService:
     async def join(self, room_id: str, name: str | None) -> tuple[int, str]:
         snap = await self.snapshot(room_id)
         token = new_token()
+        token_hash = hash_token(token)
         now = self.clock()
         deadline = timers.first_deadline(snap, now)
         seat = await self.store.take_seat(
-            room_id,
-            name=name,
-            token_hash=hash_token(token),
-            now=now,
-            deadline=deadline,
+            room_id, name=name, token_hash=token_hash, now=now, deadline=deadline
         )
         if seat is None:
             raise RoomFull("every seat of this room is taken")
-        token_hash = hash_token(token)
-        joined: Snapshot | None = _with_seat_taken(snap, seat, name, token_hash, now, deadline)
-        if joined is not None:
+        joined: Snapshot | None = None
+        free = [s.seat for s in snap.seats if not s.taken]
+        if free and free[0] == seat:
             # The cached room had that seat as its lowest free one, so it missed no join
             # before this one: it takes the seat here, with no read.
+            joined = seat_taken(snap, seat, name, token_hash, now, deadline)
             self.snapshots.put(joined)
         else:
             try:
@@ -684,31 +671,6 @@ def bot_to_move(snap: Snapshot) -> int | None:
     if state.turn in snap.bot_seats or snap.seats[state.turn].stand_in:
         return state.turn
     return None
-
-
-def _with_seat_taken(
-    snap: Snapshot,
-    seat: int,
-    name: str | None,
-    token_hash: str,
-    now: datetime,
-    deadline: datetime | None,
-) -> Snapshot | None:
-    """`snap` after a join took `seat` as the store does (`Store.take_seat`), if `seat`
-    was `snap`'s lowest free seat; None when `snap` must have missed another join."""
-    free = [s.seat for s in snap.seats if not s.taken]
-    if not free or free[0] != seat:
-        return None
-    seats = tuple(
-        replace(s, name=name or f"Player {seat + 1}", taken=True, token_hash=token_hash)
-        if s.seat == seat
-        else s
-        for s in snap.seats
-    )
-    joined = replace(snap, seats=seats, active_at=now)
-    if snap.turn_seconds and not joined.is_waiting:
-        joined = replace(joined, turn_deadline=deadline)
-    return joined
 
 
 def _voters(snap: Snapshot, seat: int, kind: rules.VoteKind) -> frozenset[int]:

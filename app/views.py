@@ -94,8 +94,10 @@ def view_text(snap: Snapshot, seat: int | None, presence: Presence) -> str:
     key = (seat, *_presence_key(presence))
     text = snap.views.get(key)
     if text is None:
-        view = build_view(snap, seat, presence) if seat is not None else None
-        text = (view or build_spectator_view(snap, presence)).model_dump_json()
+        if seat is None:
+            text = build_spectator_view(snap, presence).model_dump_json()
+        else:
+            text = build_view(snap, seat, presence).model_dump_json()
         _keep(snap, key, text)
     return cast(str, text)
 

@@ -65,7 +65,9 @@ async def room_socket(
     seat: int | None = None  # None: a spectator
     try:
         if watch:
-            await service.watch(room)  # the room must exist and allow spectators
+            # The room must exist and allow spectators; the view made here is the one the
+            # writer then sends.
+            await service.view_text(room, None)
         else:
             seat = await _authenticate(websocket, service, room, token)
     except AppError as exc:

@@ -19,6 +19,7 @@ from app.persist.records import (
     Mark,
     Snapshot,
     mark_of,
+    seat_taken,
 )
 from app.persist.store import Batch, Writer, batch_order
 
@@ -105,15 +106,9 @@ class MemoryStore:
         deadline: datetime | None = None,
     ) -> int | None:
         room = self._room(room_id)
-        snap = room.snapshot
-        for row in snap.seats:
+        for row in room.snapshot.seats:
             if not row.taken:
-                name = name or f"Player {row.seat + 1}"
-                taken = replace(row, name=name, taken=True, token_hash=token_hash)
-                seats = tuple(taken if s.seat == row.seat else s for s in snap.seats)
-                room.snapshot = replace(snap, seats=seats, active_at=now)
-                if snap.turn_seconds and not room.snapshot.is_waiting:
-                    room.snapshot = replace(room.snapshot, turn_deadline=deadline)
+                room.snapshot = seat_taken(room.snapshot, row.seat, name, token_hash, now, deadline)
                 room.token_hashes[row.seat] = token_hash
                 return row.seat
         return None

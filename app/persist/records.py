@@ -225,5 +225,27 @@ def new_snapshot(
     )
 
 
+def seat_taken(
+    snap: Snapshot,
+    seat: int,
+    name: str | None,
+    token_hash: str,
+    now: datetime,
+    deadline: datetime | None,
+) -> Snapshot:
+    """`snap` after a join took `seat` (`Store.take_seat`): the seat named and holding the
+    token, the room active now, and the first turn's timer started if that filled it."""
+    seats = tuple(
+        replace(s, name=name or f"Player {seat + 1}", taken=True, token_hash=token_hash)
+        if s.seat == seat
+        else s
+        for s in snap.seats
+    )
+    joined = replace(snap, seats=seats, active_at=now)
+    if snap.turn_seconds and not joined.is_waiting:
+        joined = replace(joined, turn_deadline=deadline)
+    return joined
+
+
 def mark_of(snap: Snapshot) -> Mark:
     return snap.version, sum(1 for seat in snap.seats if seat.taken)

@@ -26,6 +26,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 import rules
 from app.errors import RoomNotFound
 from app.models import Hand, MoveLog, Room, Seat
+from app.persist import sqlite_setup
 from app.persist.records import (
     Commit,
     HandRecord,
@@ -252,7 +253,7 @@ class SqlStore:
         start = seal_hand(self._cipher, room_id, 0, rules.hand_start(snap.state).model_dump_json())
         hand = {"room_id": room_id, "seq": 0, "start": start, "start_version": 0}
         if self._setup is not None:
-            await self._setup.create_room(room, seat_rows, hand)
+            await self._setup.setup(sqlite_setup.create_room(room, seat_rows, hand))
             return
         async with self._sessions.begin() as session:
             session.add(Room(**room))
@@ -323,9 +324,9 @@ class SqlStore:
         never get the same seat: the loser sees 0 rows and tries the next one.
         """
         if self._setup is not None:
-            return await self._setup.take_seat(
-                room_id, name=name, token_hash=token_hash, now=now, deadline=deadline
-            )
+            op = sqlite_setup.take_seat(room_id, name, token_hash, now, deadline)
+            seat: int | None = await self._setup.setup(op)
+            return seat
         async with self._sessions.begin() as session:
             free = (
                 await session.scalars(

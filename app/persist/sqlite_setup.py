@@ -1,5 +1,6 @@
 """Room set-up on SQLite in one hop: a new room's rows and a join's seat claim, run on the
-group commit's writer thread (`SqliteWriter.setup`), many to a transaction.
+group commit's writer thread (`SqliteWriter.setup`), many to a transaction. `SqlStore`
+builds the ops; the writer only runs them.
 
 Through the engine a create was half a dozen statements, each a hop through the event loop,
 and SQLite's write lock is held from the first of them to COMMIT. In a connect storm the
@@ -52,13 +53,15 @@ _TAKE_SEAT = "UPDATE seats SET name = ?, token_hash = ? WHERE room_id = ? AND se
 _TOUCH_ROOM = "UPDATE rooms SET active_at = ? WHERE id = ?"
 _START_TIMER = "UPDATE rooms SET turn_deadline = ? WHERE id = ? AND turn_seconds IS NOT NULL"
 
-Stamp = Callable[[datetime], Any]
+# The text SQLAlchemy stores a datetime as on SQLite, so every writer's rows read back alike.
+_to_text = Room.__table__.c.active_at.type.dialect_impl(_DIALECT).bind_processor(_DIALECT)
+assert _to_text is not None  # SQLite's DateTime always converts
+stamp: Callable[[Any], Any] = _to_text
+
 SetupOp = Callable[[sqlite3.Connection], Any]
 
 
-def create_room(
-    room: dict[str, Any], seats: list[dict[str, Any]], hand: dict[str, Any], stamp: Stamp
-) -> SetupOp:
+def create_room(room: dict[str, Any], seats: list[dict[str, Any]], hand: dict[str, Any]) -> SetupOp:
     """The op that writes a new room's rows (column values as the models name them)."""
     row = {
         **room,
@@ -77,12 +80,7 @@ def create_room(
 
 
 def take_seat(
-    room_id: str,
-    name: str | None,
-    token_hash: str,
-    now: datetime,
-    deadline: datetime | None,
-    stamp: Stamp,
+    room_id: str, name: str | None, token_hash: str, now: datetime, deadline: datetime | None
 ) -> SetupOp:
     """The op that claims the room's lowest free seat (None when full); the seat that
     fills a room with a turn timer starts its first turn's timer at `deadline`. SQLite's

@@ -19,10 +19,9 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import insert
@@ -30,11 +29,10 @@ from sqlalchemy.dialects import sqlite
 from sqlalchemy.engine import URL
 
 from app.db import sqlite_pragmas
-from app.models import Hand, MoveLog, Room
-from app.persist import sqlite_setup
+from app.models import Hand, MoveLog
 from app.persist.sealing import StateCipher
 from app.persist.sql import BATCH_SQL, BatchRows, cas_params
-from app.persist.sqlite_setup import SetupOp
+from app.persist.sqlite_setup import SetupOp, stamp
 from app.persist.store import Batch, batch_order
 
 _DIALECT = sqlite.dialect(paramstyle="named")
@@ -50,10 +48,6 @@ _CAS = _sql(BATCH_SQL.cas)
 _END_HAND = _sql(BATCH_SQL.end_hand)
 _LOG = _sql(insert(MoveLog), _LOG_COLUMNS)
 _NEW_HAND = _sql(insert(Hand), _HAND_COLUMNS)
-# The text SQLAlchemy stores a datetime as on SQLite, so both writers' rows read back alike.
-_to_text = Room.__table__.c.active_at.type.dialect_impl(_DIALECT).bind_processor(_DIALECT)
-assert _to_text is not None  # SQLite's DateTime always converts
-_stamp: Callable[[Any], Any] = _to_text
 
 
 def sqlite_file(url: URL) -> str | None:
@@ -81,26 +75,6 @@ class SqliteWriter:
         Raises what sqlite3 raises (the whole batch is then rolled back)."""
         loop = asyncio.get_running_loop()
         return await loop.run_in_executor(self._thread, self._write, batch)
-
-    async def create_room(
-        self, room: dict[str, Any], seats: list[dict[str, Any]], hand: dict[str, Any]
-    ) -> None:
-        """`SqlStore.create` in one hop: the same rows."""
-        await self.setup(sqlite_setup.create_room(room, seats, hand, _stamp))
-
-    async def take_seat(
-        self,
-        room_id: str,
-        *,
-        name: str | None,
-        token_hash: str,
-        now: datetime,
-        deadline: datetime | None,
-    ) -> int | None:
-        """`SqlStore.take_seat` in one hop: the same claim."""
-        op = sqlite_setup.take_seat(room_id, name, token_hash, now, deadline, _stamp)
-        seat: int | None = await self.setup(op)
-        return seat
 
     async def setup(self, op: SetupOp) -> Any:
         """Run a room set-up (app/persist/sqlite_setup.py) on the writer thread; the ones
@@ -175,10 +149,10 @@ class SqliteWriter:
         with _transaction(conn):
             for i in batch_order(batch):
                 room, entry, now = batch[i]
-                stamp = _stamp(now)
-                if conn.execute(_CAS, cas_params(room, entry, stamp, cipher, _stamp)).rowcount == 1:
+                at = stamp(now)
+                if conn.execute(_CAS, cas_params(room, entry, at, cipher, stamp)).rowcount == 1:
                     results[i] = room.version + 1
-                    rows.add(room, entry, stamp)
+                    rows.add(room, entry, at)
             if rows.logs:
                 conn.executemany(_LOG, rows.logs)
             if rows.ended:
