@@ -762,15 +762,14 @@ class ServerMeter:
     def __init__(self, pids: list[int], every: float = 0.25) -> None:
         self.pids = pids
         self.every = every
-        self.samples: list[tuple[float, float, int]] = []  # (wall time, CPU s, RSS bytes)
-        # The kernel's share (sends, receives, fsyncs), kept apart from the process's own.
-        self.system: list[tuple[float, float]] = []  # (wall time, system CPU s)
-        _, self.baseline_cpu, self.baseline_rss = self.read()
+        # (wall time, CPU s, of which in the kernel: sends, receives, fsyncs; RSS bytes)
+        self.samples: list[tuple[float, float, float, int]] = []
+        _, self.baseline_cpu, _, self.baseline_rss = self.read()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
 
-    def read(self) -> tuple[float, float, int]:
+    def read(self) -> tuple[float, float, float, int]:
         cpu = system = 0.0
         rss = 0
         for pid in self.pids:
@@ -781,8 +780,7 @@ class ServerMeter:
             system += int(fields[12]) / CLOCK_TICKS
             with open(f"/proc/{pid}/status") as f:
                 rss += next(int(x.split()[1]) * 1024 for x in f if x.startswith("VmRSS:"))
-        self.system.append((time.time(), system))
-        return time.time(), cpu, rss
+        return time.time(), cpu, system, rss
 
     def _run(self) -> None:
         while not self._stop.wait(self.every):
@@ -795,16 +793,14 @@ class ServerMeter:
         self._stop.set()
         self._thread.join()
 
-    def at(self, when: float) -> tuple[float, int]:
-        """CPU seconds and RSS at wall time `when`, from the nearest sample."""
-        _, cpu, rss = min(self.samples, key=lambda s: abs(s[0] - when))
-        return cpu, rss
-
-    def system_at(self, when: float) -> float:
-        return min(self.system, key=lambda s: abs(s[0] - when))[1]
+    def at(self, when: float) -> tuple[float, float, int]:
+        """CPU seconds (all, and the kernel's) and RSS at wall time `when`, from the
+        nearest sample."""
+        _, cpu, system, rss = min(self.samples, key=lambda s: abs(s[0] - when))
+        return cpu, system, rss
 
     def peak_rss(self) -> int:
-        return max((s[2] for s in self.samples), default=self.baseline_rss)
+        return max((s[3] for s in self.samples), default=self.baseline_rss)
 
 
 def report_server(
@@ -819,12 +815,11 @@ def report_server(
     end = max(r["window"][1] for r in results)
     # Set-up: from the bench's start until the last seat had its first state (the window
     # opens `warmup` seconds later): creates, joins and connects.
-    set_up, _ = meter.at(start - warmup)
-    set_up -= meter.baseline_cpu
-    cpu0, _ = meter.at(start)
-    cpu1, rss_end = meter.at(end)
+    set_up = meter.at(start - warmup)[0] - meter.baseline_cpu
+    cpu0, system0, _ = meter.at(start)
+    cpu1, system1, rss_end = meter.at(end)
     cpu = cpu1 - cpu0
-    system = meter.system_at(end) - meter.system_at(start)
+    system = system1 - system0
     peak = meter.peak_rss()
     grown = max(0, rss_end - meter.baseline_rss)
     rooms, seats = summary["rooms"], summary["websockets"]
