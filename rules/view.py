@@ -214,6 +214,7 @@ def _legal(g: Game, seat: int, moves: Iterable[FastMove], must_play: tuple[str, 
     swaps: list[LegalSwap] = []
     melds: list[tuple[str, ...]] = []
     runs = {m.id: m for m in g.melds if m.is_run}
+    top = 14 if g.r.ace_high else 13  # the highest rank a run may reach
     for move in moves:
         kind = move[0]
         if kind == DRAW:
@@ -225,7 +226,7 @@ def _legal(g: Game, seat: int, moves: Iterable[FastMove], must_play: tuple[str, 
                 melds.append(codes(move[1][0]))
         elif kind == LAYOFF:
             if len(move[2]) == 1:
-                layoffs.append(trusted(LegalLayoff, _legal_layoff(move, runs)))
+                layoffs.append(trusted(LegalLayoff, _legal_layoff(move, runs, top)))
         elif kind == SWAP:
             swaps.append(trusted(LegalSwap, {"card": CODES[move[2]], "meld": f"m{move[1]}"}))
     r = g.r
@@ -251,14 +252,15 @@ def _legal(g: Game, seat: int, moves: Iterable[FastMove], must_play: tuple[str, 
     )
 
 
-def _legal_layoff(move: FastMove, runs: dict[int, TMeld]) -> dict[str, Any]:
-    """A single-card lay-off with the run's end it reaches named (null for a set)."""
+def _legal_layoff(move: FastMove, runs: dict[int, TMeld], top: int) -> dict[str, Any]:
+    """A single-card lay-off with the run's end it reaches named (null for a set). An ace
+    is one card code for ranks 1 and 14: it goes above a king only where `top` is 14."""
     meld_no, (card,), end = move[1], move[2], move[3]
     run = runs.get(meld_no)
     side: str | None = None
     if run is not None:
         if end == END_ANY:
-            high = run.high < 14 and card == make(run.key, run.high + 1)
+            high = run.high < top and card == make(run.key, run.high + 1)
             end = END_HIGH if high else END_LOW
         side = "high" if end == END_HIGH else "low"
     return {"card": CODES[card], "meld": f"m{meld_no}", "end": side}

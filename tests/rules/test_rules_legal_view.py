@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 
 import pytest
+import rulekit
 
 import rules
 from rules import fast
@@ -113,3 +114,28 @@ def test_legal_and_apply_agree_on_every_position(variant: str, players: int) -> 
             final = state_from_game(g)
             assert all(rules.seat_view(final, s).legal is None for s in range(players))
     assert with_melds > POSITIONS // 3  # the lay-off checks had tables to work on
+
+
+@pytest.mark.parametrize("variant", ["classic", "basic"])
+def test_an_ace_on_a_run_up_to_the_king_is_listed_low_where_aces_are_low(variant: str) -> None:
+    """Ace low only (RULES.md): onto 2-K an ace goes below the 2, and `legal` says so. It
+    said "high", which `apply` refuses: a client following `legal` was refused forever."""
+    run = tuple(f"{r}C" for r in "23456789TJQK")
+    mine = ("AC", "2H", "4H", "3S")
+    start = rules.new_game(variant, 2, seed=b"ace-low")
+    rest = [c for c in start.stock + start.discard + start.hands[0] + start.hands[1]
+            if c not in run + mine]  # fmt: skip
+    state = rulekit.with_fields(
+        start,
+        hands=(mine, tuple(rest[:10])),
+        discard=(rest[10],),
+        stock=tuple(rest[11:]),
+        melds=({"id": "m1", "cards": run, "kind": "run", "stands_for": run},),
+        phase="play",
+        turn=0,
+    )
+    legal = rules.seat_view(state, 0).legal
+    assert legal is not None
+    assert [(x.card, x.meld, x.end) for x in legal.layoffs] == [("AC", "m1", "low")]
+    after = rules.apply(state, 0, rulekit.layoff("m1", "AC", end="low"))
+    assert after.melds[0].cards == ("AC", *run)
