@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import rules
 from app import guards, head, logscrub, openapi
 from app.api import health, hints, moves, rooms, seats, watch, ws
+from app.api.fanout import Fanout
 from app.config import Settings, get_settings
 from app.db import create_engine
 from app.errors import AppError, error_payload
@@ -62,6 +63,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         await store.seal_plain_rows()
         service = RoomService(store, hub, settings, clock or utcnow)
         app.state.service = service
+        app.state.fanout = Fanout(service)
         _tune_gc()
         purger = asyncio.create_task(_purge_forever(service, settings.purge_interval_seconds))
         healer = asyncio.create_task(heal_forever(service, settings.heal_interval_seconds))

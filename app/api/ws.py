@@ -5,8 +5,9 @@ A socket authenticates with `?token=` or, so that no URL carries the token, with
 frame `{"type": "auth", "token": "..."}` (API.md v1.1), sent within `AUTH_SECONDS`.
 
 Every frame for one socket goes through that socket's `Outbox` and one writer task, so
-frames never interleave and views arrive in version order. A state event makes the writer
-load the room at send time: a socket that fell behind skips straight to the newest view.
+frames never interleave and views arrive in version order. The room's fan-out
+(app/api/fanout.py) makes each change's frames once for all its sockets here and puts the
+newest in each outbox: a socket that fell behind skips straight to the newest view.
 The outbox is bounded (app/api/outbox.py): a client that sends without reading is closed
 with `CLOSE_BEHIND` instead of growing the server's memory.
 
@@ -26,6 +27,7 @@ from pydantic import ValidationError
 
 import rules
 from app import standin
+from app.api.fanout import Audience, Fanout
 from app.api.outbox import CLOSE_BEHIND, Outbox
 from app.api.schemas import MoveRequest, VoteRequest
 from app.errors import (
@@ -39,7 +41,6 @@ from app.errors import (
     error_payload,
 )
 from app.service import RoomService
-from app.views import seat_infos
 
 router = APIRouter()
 log = logging.getLogger("rummy.ws")
@@ -66,7 +67,7 @@ async def room_socket(
     try:
         if watch:
             # The room must exist and allow spectators; the view made here is the one the
-            # writer then sends.
+            # fan-out then sends.
             await service.view_text(room, None)
         else:
             seat = await _authenticate(websocket, service, room, token)
@@ -78,13 +79,10 @@ async def room_socket(
     except WebSocketDisconnect:
         return
     outbox = Outbox()
-    unsubscribe = service.hub.subscribe(room, outbox.notify)
+    audience: Audience | None = None
+    writer: asyncio.Task[None] | None = None
     if seat is not None:
         await service.hub.connect(room, seat)
-    else:
-        outbox.notify({"kind": "presence"})  # a seat's connect would have sent it
-    outbox.notify({"kind": "state"})
-    writer: asyncio.Task[None] | None = None
     try:
         try:
             # A reconnect must not trust a cache that missed news, and its first view waits
@@ -95,13 +93,15 @@ async def room_socket(
             # No connection free for the check: the cached room it was authorized on serves,
             # and app.healing compares it with the database within seconds.
             snap = await service.snapshot(room)
-        writer = asyncio.create_task(_write(websocket, service, room, seat, outbox))
+        fanout: Fanout = websocket.app.state.fanout
+        audience = fanout.join(room, seat, outbox)  # its first view and presence come now
+        writer = asyncio.create_task(_write(websocket, outbox))
         if seat is not None:
             # The owner is back: a bot standing in stops before its next move.
             with contextlib.suppress(AppError):  # else its first move ends it
                 await standin.end(service, room, seat, None, check=True)
         service.wake_bots(room, snap)
-        reader = asyncio.create_task(_read(websocket, service, room, seat, outbox))
+        reader = asyncio.create_task(_read(websocket, service, room, seat, outbox, audience))
         try:
             # Whichever ends first ends the socket: a reader waiting for a frame must not
             # keep open a socket whose writer died, or its client waits for views forever.
@@ -118,7 +118,8 @@ async def room_socket(
     except (WebSocketDisconnect, RoomNotFound, RoomExpired, Unavailable):
         pass
     finally:
-        unsubscribe()
+        if audience is not None:
+            audience.leave(outbox)
         if writer is not None:
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -174,7 +175,12 @@ async def _auth_frame(websocket: WebSocket) -> str:
 
 
 async def _read(
-    websocket: WebSocket, service: RoomService, room: str, seat: int | None, outbox: Outbox
+    websocket: WebSocket,
+    service: RoomService,
+    room: str,
+    seat: int | None,
+    outbox: Outbox,
+    audience: Audience,
 ) -> None:
     """Handle the client's frames until it leaves (WebSocketDisconnect) or falls behind."""
     while not outbox.behind:
@@ -193,7 +199,7 @@ async def _read(
             body.pop("state", None)
             outbox.put({"type": "error", **body})
             # Then the current view, so the client resyncs.
-            outbox.notify({"kind": "state"})
+            audience.want(outbox, state=True)
 
 
 async def _handle(
@@ -227,30 +233,21 @@ async def _handle(
         raise error(f"{where}: {first['msg']}") from None
 
 
-async def _write(
-    websocket: WebSocket, service: RoomService, room: str, seat: int | None, outbox: Outbox
-) -> None:
+async def _write(websocket: WebSocket, outbox: Outbox) -> None:
+    """Send what the room's fan-out (app/api/fanout.py) and the reader put in `outbox`."""
     sent = -1  # the newest version this socket was sent: a room never goes back on screen
     while True:
-        frames, want_state, want_presence = await outbox.take()
+        frames, state, presence, failure = await outbox.take()
         for frame in frames:
             await websocket.send_json(frame)
-        if want_state or want_presence:
-            try:
-                try:
-                    snap = await service.snapshot(room)
-                except RoomNotFound:  # it was there when the socket opened: purged since
-                    raise RoomExpired(f"room {room} expired and was deleted") from None
-            except AppError as exc:
-                await websocket.send_json({"type": "error", **error_payload(exc)[1]})
-                await websocket.close(CLOSE_CODES.get(exc.status, 1008))
-                return
-            presence = await service.presence(room)
-            if want_state and snap.version >= sent:
-                sent = snap.version
-                # Built and serialized once per version for every socket of the seat.
-                view = await service.view_text(room, seat, snap, presence)
-                await websocket.send_text('{"type":"state","state":' + view + "}")
-            if want_presence:
-                seats = [s.model_dump(mode="json") for s in seat_infos(snap, presence)]
-                await websocket.send_json({"type": "presence", "seats": seats})
+        if failure is not None:
+            if not isinstance(failure, AppError):
+                raise failure  # the socket closes 1011 (`_writer_ended`)
+            await websocket.send_json({"type": "error", **error_payload(failure)[1]})
+            await websocket.close(CLOSE_CODES.get(failure.status, 1008))
+            return
+        if state is not None and state[0] >= sent:
+            sent = state[0]
+            await websocket.send_text(state[1])
+        if presence is not None:
+            await websocket.send_text(presence)
