@@ -4,9 +4,10 @@ the public room summary, room creation and the hand log."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal, TypeVar, cast
+from typing import Any, Literal, TypeVar, cast
 
 from pydantic import BaseModel, Field
+from pydantic_core import to_json
 
 import rules
 from app.persist.records import Snapshot
@@ -90,16 +91,35 @@ def _keep(snap: Snapshot, key: tuple[object, ...], value: object) -> None:
 
 def view_text(snap: Snapshot, seat: int | None, presence: Presence) -> str:
     """`seat`'s view (None: a spectator's) as JSON text, made once per snapshot and presence:
-    every socket and request of the room asks for it after every move."""
+    every socket and request of the room asks for it after every move.
+
+    The text is `build_view(...).model_dump_json()`'s, made without the model: the room's
+    views share every field but the few only their seat sees (`rules.private_fields`), so
+    the rest is dumped once per snapshot (the spectator's view) and each seat's view is
+    that with its own fields put in."""
     key = (seat, *_presence_key(presence))
     text = snap.views.get(key)
     if text is None:
+        shared = _shared_view(snap, presence)
         if seat is None:
-            text = build_spectator_view(snap, presence).model_dump_json()
+            data = shared
         else:
-            text = build_view(snap, seat, presence).model_dump_json()
+            private = rules.private_fields(snap.state, seat)
+            if snap.is_waiting:
+                private["legal"] = None  # as `build_view`: nobody moves yet
+            data = shared | private  # the keys stay in the model's order
+        text = to_json(data).decode()
         _keep(snap, key, text)
     return cast(str, text)
+
+
+def _shared_view(snap: Snapshot, presence: Presence) -> dict[str, Any]:
+    key = ("shared", *_presence_key(presence))
+    shared = snap.views.get(key)
+    if shared is None:
+        shared = build_spectator_view(snap, presence).model_dump(mode="json")
+        _keep(snap, key, shared)
+    return cast(dict[str, Any], shared)
 
 
 def build_view(snap: Snapshot, seat: int, presence: Presence) -> RoomView:

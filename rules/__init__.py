@@ -13,6 +13,9 @@ Public API (everything else is internal and may change):
     seat_view(state, seat) -> SeatView         what that seat may see (API.md `state`),
                                                with `legal` (API.md v1.1) for the seat to act
     spectator_view(state) -> SeatView          what a spectator sees: `seat` None, no hand
+    private_fields(state, seat) -> dict        what only that seat sees of its view, as JSON
+                                               data: a seat view's JSON is the spectator
+                                               view's with these put in
     legal_moves(view) -> Iterator[Move]        every legal move of the seat to act, lazily
     hand_start(state) -> GameState             the current hand as it was dealt
     replay(start, moves) -> GameState          apply (seat, move) pairs from a hand start
@@ -76,6 +79,7 @@ from rules.view import (
     Opening,
     SeatView,
     SpectatorView,
+    private_fields,
     seat_view,
     spectator_view,
 )
@@ -133,6 +137,7 @@ __all__ = [
     "new_game",
     "parse_move",
     "replay",
+    "private_fields",
     "seat_view",
     "spectator_view",
     "vote",

@@ -131,20 +131,53 @@ def seat_view(state: GameState, seat: int) -> SeatView:
     Raises:
         InvalidMove: `seat` is not a seat of this game.
     """
-    if not isinstance(seat, int) or not 0 <= seat < state.players:
-        raise InvalidMove(f"there is no seat {seat} in a {state.players}-player game")
+    _check_seat(state, seat)
     # The state's fields are valid already, and so are the view's copies of them.
     fields = _view_fields(state, seat)
-    if state.turn != seat or state.phase not in ("draw", "play"):
+    acting = _to_act(state, seat)
+    if acting is None:
         return trusted(SeatView, fields, fields_set=_UNLESS_TO_ACT)
-    must_play = ("JK",) * state.jokers_taken
-    g = seen_by(game_of(state), seat)
-    moves = tuple(generate(g, seat))
-    fields["must_play"] = must_play
-    fields["legal"] = _legal(g, seat, moves, must_play)
+    fields["must_play"], fields["legal"], moves = acting
     # The moves `legal` came from ride along for `legal_moves(view)`: derived, like `legal`,
     # from what the view shows (`seen_by`).
     return trusted(SeatView, fields, fast=moves)
+
+
+def private_fields(state: GameState, seat: int) -> dict[str, Any]:
+    """The fields of `seat`'s view that only that seat sees, as JSON data: `seat`, `hand`,
+    `must_play` and `legal`. Every other field is the spectator view's, so a view's JSON is
+    `spectator_view(state).model_dump(mode="json") | private_fields(state, seat)` (in that
+    order of keys: `seat_view(state, seat)` dumped): a room's views share the rest.
+
+    Raises:
+        InvalidMove: `seat` is not a seat of this game.
+    """
+    _check_seat(state, seat)
+    fields: dict[str, Any] = {"seat": seat, "hand": list(state.hands[seat])}
+    acting = _to_act(state, seat)
+    if acting is None:
+        fields["must_play"], fields["legal"] = [], None
+    else:
+        fields["must_play"] = list(acting[0])
+        fields["legal"] = acting[1].model_dump(mode="json")
+    return fields
+
+
+def _check_seat(state: GameState, seat: int) -> None:
+    if not isinstance(seat, int) or not 0 <= seat < state.players:
+        raise InvalidMove(f"there is no seat {seat} in a {state.players}-player game")
+
+
+def _to_act(
+    state: GameState, seat: int
+) -> tuple[tuple[str, ...], Legal, tuple[FastMove, ...]] | None:
+    """The jokers `seat` must play, its `legal` and the moves behind it, when it is to act."""
+    if state.turn != seat or state.phase not in ("draw", "play"):
+        return None
+    must_play = ("JK",) * state.jokers_taken
+    g = seen_by(game_of(state), seat)
+    moves = tuple(generate(g, seat))
+    return must_play, _legal(g, seat, moves, must_play), moves
 
 
 # The fields a seat view not of the seat to act is built with (`legal` stays its default).
