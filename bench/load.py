@@ -105,6 +105,50 @@ class Chooser:
         return wire
 
 
+class LegalChooser:
+    """A cheap policy read straight off the view's `legal` (API.md v1.1), so that the clients'
+    CPU goes to their sockets rather than to a strategy and the server is what saturates:
+    draw from the stock, lay the first meld or lay-off open, else discard the highest card.
+    Where that finds nothing (a joker that must be played, say) the greedy `Chooser` decides."""
+
+    def __init__(self, fallback: Chooser, seed: int) -> None:
+        import rules
+
+        self._fallback = fallback
+        self._rng = random.Random(seed)
+        self._variants: dict[str, Any] = {}
+        self._rules = rules
+
+    def choose(self, state: dict[str, Any]) -> dict[str, Any]:
+        legal = state.get("legal")
+        if not legal or legal.get("must_play") or legal.get("swaps"):
+            return self._fallback.choose(state)
+        if state["phase"] == "draw":
+            sources = legal["draw"]
+            return {"type": "draw", "source": "stock" if "stock" in sources else sources[0]}
+        if legal["melds"]:
+            return {"type": "meld", "melds": [legal["melds"][0]]}
+        if legal["layoffs"]:
+            first = legal["layoffs"][0]
+            return {
+                "type": "layoff",
+                "meld": first["meld"],
+                "cards": [first["card"]],
+                "end": first["end"],
+            }
+        cards = legal["discard"]
+        if not cards:
+            return self._fallback.choose(state)
+        variant = self._variants.get(state["variant"])
+        if variant is None:
+            variant = self._variants[state["variant"]] = self._rules.get_variant(state["variant"])
+        top = max(variant.points_of(c) for c in cards)
+        return {
+            "type": "discard",
+            "card": self._rng.choice([c for c in cards if variant.points_of(c) == top]),
+        }
+
+
 def conserved(state: dict[str, Any]) -> int:
     """Cards accounted for in one seat's view; must equal the deck size at every version."""
     others = sum(n for i, n in enumerate(state["hand_counts"]) if i != state["seat"])
@@ -192,7 +236,11 @@ class Child:
         self.rooms_not_made = 0
         self.stopping = False
         self.finish_deadline = 0.0
-        self.chooser = Chooser(args.strategy, seed=args.seed * 1000 + index)
+        seed = args.seed * 1000 + index
+        chooser = Chooser("greedy" if args.strategy == "legal" else args.strategy, seed=seed)
+        self.chooser: Chooser | LegalChooser = (
+            LegalChooser(chooser, seed) if args.strategy == "legal" else chooser
+        )
 
     # -- setup ---------------------------------------------------------------------------
     async def make_room(self, n: int, players: int) -> Room | None:
@@ -858,7 +906,11 @@ def main() -> int:
     parser.add_argument("--rooms", type=int, help="rooms (200; with --storm 2,000)")
     parser.add_argument("--players", default="2-4", help="seats per room: N or LO-HI (cycled)")
     parser.add_argument("--variant", default="basic")
-    parser.add_argument("--strategy", default="greedy")
+    parser.add_argument(
+        "--strategy",
+        default="legal",
+        help="the seats' bot: legal (cheap, from the view's legal; the default) or a strategy",
+    )
     parser.add_argument("--duration", type=float, help="measured seconds (60; storm 20)")
     parser.add_argument("--warmup", type=float, help="unmeasured seconds first (3; storm 0)")
     parser.add_argument(
