@@ -18,6 +18,7 @@ write of this process waits for SQLite's busy timeout; the engine's few other wr
 from __future__ import annotations
 
 import asyncio
+import functools
 import sqlite3
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -29,7 +30,7 @@ from sqlalchemy.dialects import sqlite
 from sqlalchemy.engine import URL
 
 from app.db import sqlite_pragmas
-from app.models import Hand, MoveLog
+from app.models import Hand
 from app.persist.sealing import StateCipher
 from app.persist.sql import BATCH_SQL, BatchRows, cas_params
 from app.persist.sqlite_setup import SetupOp, stamp
@@ -46,7 +47,6 @@ def _sql(statement: Any, columns: list[str] | None = None) -> str:
 
 _CAS = _sql(BATCH_SQL.cas)
 _END_HAND = _sql(BATCH_SQL.end_hand)
-_LOG = _sql(insert(MoveLog), _LOG_COLUMNS)
 _NEW_HAND = _sql(insert(Hand), _HAND_COLUMNS)
 
 
@@ -70,11 +70,28 @@ class SqliteWriter:
         self._setup_task: asyncio.Task[None] | None = None
 
     async def commit_many(self, batch: Batch) -> list[int | None]:
-        """See `Writer.commit_many`; the states are sealed on the writer thread too.
+        """See `Writer.commit_many`.
+
+        The values to write (states sealed, log rows) are made here on the event loop, and
+        the thread only runs the statements: made there, they took the GIL back and forth
+        with a busy loop, and a batch of 40 moves spent 5 ms of CPU in 20 ms.
 
         Raises what sqlite3 raises (the whole batch is then rolled back)."""
+        order = batch_order(batch)
+        entries: list[_Entry] = []
+        for i in order:
+            room, entry, now = batch[i]
+            at = stamp(now)
+            rows = BatchRows(self._cipher)
+            rows.add(room, entry, at)
+            entries.append((cas_params(room, entry, at, self._cipher, stamp), rows))
         loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._thread, self._write, batch)
+        won = await loop.run_in_executor(self._thread, self._write, entries)
+        results: list[int | None] = [None] * len(batch)
+        for i, ok in zip(order, won, strict=True):
+            if ok:
+                results[i] = batch[i][0].version + 1
+        return results
 
     async def setup(self, op: SetupOp) -> Any:
         """Run a room set-up (app/persist/sqlite_setup.py) on the writer thread; the ones
@@ -141,25 +158,69 @@ class SqliteWriter:
             self._conn.close()
             self._conn = None
 
-    def _write(self, batch: Batch) -> list[int | None]:
+    def _write(self, entries: list[_Entry]) -> list[bool]:
         conn = self._connection()
-        results: list[int | None] = [None] * len(batch)
-        cipher = self._cipher
-        rows = BatchRows(cipher)
         with _transaction(conn):
-            for i in batch_order(batch):
-                room, entry, now = batch[i]
-                at = stamp(now)
-                if conn.execute(_CAS, cas_params(room, entry, at, cipher, stamp)).rowcount == 1:
-                    results[i] = room.version + 1
-                    rows.add(room, entry, at)
-            if rows.logs:
-                conn.executemany(_LOG, rows.logs)
-            if rows.ended:
-                conn.executemany(_END_HAND, rows.ended)
-            if rows.new_hands:
-                conn.executemany(_NEW_HAND, rows.new_hands)
-        return results
+            # Each statement gives up the GIL while SQLite runs it, and taking it back may
+            # wait for the loop: the usual batch, where every compare-and-swap wins, is one
+            # UPDATE for all its rooms and one INSERT for all its log rows.
+            if _cas_all(conn, [params for params, _ in entries]):
+                won = [True] * len(entries)
+            else:
+                won = [conn.execute(_CAS, params).rowcount == 1 for params, _ in entries]
+            logs: list[Any] = []
+            ended: list[dict[str, Any]] = []
+            new_hands: list[dict[str, Any]] = []
+            for ok, (_, rows) in zip(won, entries, strict=True):
+                if ok:
+                    logs += [row[c] for row in rows.logs for c in _LOG_COLUMNS]
+                    ended += rows.ended
+                    new_hands += rows.new_hands
+            if logs:
+                conn.execute(_log_sql(len(logs) // len(_LOG_COLUMNS)), logs)
+            if ended:
+                conn.executemany(_END_HAND, ended)
+            if new_hands:
+                conn.executemany(_NEW_HAND, new_hands)
+        return won
+
+
+# One entry as the thread writes it: its compare-and-swap's values and its other rows.
+_Entry = tuple[dict[str, Any], BatchRows]
+
+
+def _cas_all(conn: sqlite3.Connection, params: list[dict[str, Any]]) -> bool:
+    """Every entry's compare-and-swap in one statement. False, with nothing written, when
+    any lost (another process moved its room): the caller then goes one by one."""
+    conn.execute("SAVEPOINT cas")
+    values = [p[c] for p in params for c in _CAS_COLUMNS]
+    won = conn.execute(_cas_sql(len(params)), values).rowcount == len(params)
+    if not won:
+        conn.execute("ROLLBACK TO cas")
+    conn.execute("RELEASE cas")
+    return won
+
+
+# `sql.BATCH_SQL.cas` for many rooms at once (UPDATE ... FROM, SQLite 3.33 and later).
+_CAS_COLUMNS = ["b_id", "b_expected", "b_version", "b_state", "b_at", "b_hand_seq",
+                "b_deadline", "b_attendance"]  # fmt: skip
+
+
+@functools.lru_cache(maxsize=128)
+def _cas_sql(rows: int) -> str:
+    row = "(" + ",".join("?" * len(_CAS_COLUMNS)) + ")"
+    return (
+        f"WITH b({','.join(_CAS_COLUMNS)}) AS (VALUES {','.join([row] * rows)}) "
+        "UPDATE rooms SET version = b.b_version, state = b.b_state, active_at = b.b_at, "
+        "hand_seq = b.b_hand_seq, turn_deadline = b.b_deadline, attendance = b.b_attendance "
+        "FROM b WHERE rooms.id = b.b_id AND rooms.version = b.b_expected"
+    )
+
+
+@functools.lru_cache(maxsize=128)
+def _log_sql(rows: int) -> str:
+    row = "(" + ",".join("?" * len(_LOG_COLUMNS)) + ")"
+    return f"INSERT INTO moves ({', '.join(_LOG_COLUMNS)}) VALUES {','.join([row] * rows)}"
 
 
 @contextmanager
