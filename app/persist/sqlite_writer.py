@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import functools
+import logging
 import sqlite3
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
@@ -35,6 +36,8 @@ from app.persist.sealing import StateCipher
 from app.persist.sql import BATCH_SQL, BatchRows, cas_params
 from app.persist.sqlite_setup import SetupOp, stamp
 from app.persist.store import Batch, batch_order
+
+log = logging.getLogger("rummy.store")
 
 _DIALECT = sqlite.dialect(paramstyle="named")
 _LOG_COLUMNS = ["room_id", "version", "seat", "hand_seq", "kind", "move", "created_at"]
@@ -196,6 +199,7 @@ def _cas_all(conn: sqlite3.Connection, params: list[dict[str, Any]]) -> bool:
     values = [p[c] for p in params for c in _CAS_COLUMNS]
     won = conn.execute(_cas_sql(len(params)), values).rowcount == len(params)
     if not won:
+        log.info("a room of a batch of %d moved elsewhere: its moves one by one", len(params))
         conn.execute("ROLLBACK TO cas")
     conn.execute("RELEASE cas")
     return won
@@ -208,12 +212,16 @@ _CAS_COLUMNS = ["b_id", "b_expected", "b_version", "b_state", "b_at", "b_hand_se
 
 @functools.lru_cache(maxsize=128)
 def _cas_sql(rows: int) -> str:
+    # It must begin with UPDATE: sqlite3 counts `rowcount` only for statements that do
+    # (a WITH ... UPDATE reads -1). VALUES names its columns column1, column2, ...
     row = "(" + ",".join("?" * len(_CAS_COLUMNS)) + ")"
+    b = {name: f"b.column{i}" for i, name in enumerate(_CAS_COLUMNS, 1)}
     return (
-        f"WITH b({','.join(_CAS_COLUMNS)}) AS (VALUES {','.join([row] * rows)}) "
-        "UPDATE rooms SET version = b.b_version, state = b.b_state, active_at = b.b_at, "
-        "hand_seq = b.b_hand_seq, turn_deadline = b.b_deadline, attendance = b.b_attendance "
-        "FROM b WHERE rooms.id = b.b_id AND rooms.version = b.b_expected"
+        f"UPDATE rooms SET version = {b['b_version']}, state = {b['b_state']}, "
+        f"active_at = {b['b_at']}, hand_seq = {b['b_hand_seq']}, "
+        f"turn_deadline = {b['b_deadline']}, attendance = {b['b_attendance']} "
+        f"FROM (VALUES {','.join([row] * rows)}) AS b "
+        f"WHERE rooms.id = {b['b_id']} AND rooms.version = {b['b_expected']}"
     )
 
 
