@@ -4,7 +4,8 @@
 by its points (the exposure if an opponent goes out) plus a per-card tempo (each leftover is
 a turn away from going out), discounted by the chance the card still joins a meld: its *outs*,
 the live cards that would complete a pair or a near-run, weighted by how likely we draw them.
-Before rummy51's opening, the points the split still misses towards 51 cost extra.
+Before rummy51's opening, the points the split still misses towards 51 cost extra. With
+`race`, the draws left are capped at `race` times the nearest opponent's card count.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ class HandEval:
         tempo: float = 3.0,
         draw_chance: float | None = None,
         opening_weight: float = 0.4,
+        race: float = 0.0,
     ) -> None:
         self.k = know
         self.sp = splitter
@@ -40,6 +42,10 @@ class HandEval:
         if draw_chance is None:
             # About how many more draws we get out of the live cards.
             turns_left = max(2.0, min(10.0, view.stock_count / max(1, view.players)))
+            others = [n for s, n in enumerate(view.hand_counts) if s != view.seat]
+            if race and others:
+                # An opponent close to going out leaves us few turns to fill our melds.
+                turns_left = min(turns_left, max(1.0, race * min(others)))
             draw_chance = min(0.6, turns_left / know.unseen_total * 1.3)
         self.p = draw_chance
         self._cache: dict[tuple[int, ...], float] = {}

@@ -1,9 +1,12 @@
 """The expert's edge over greedy, kept in the suite: fixed seeds, no clock, a few matches.
 
 24 classic matches (seats and first dealer alternate) with the expert searching 4 samples per
-doubtful decision. On these seeds the expert wins 16; greedy against itself wins half, so
-fewer than 14 means the search or the evaluation lost its edge. Deterministic: the deals and
-the bots' random streams derive from the seed, and no time budget cuts a search short.
+doubtful decision. On these seeds the expert wins 18 and scores 1865 points to greedy's 1354;
+greedy against itself wins half, so fewer than 16 means the search or the evaluation lost its
+edge. Points, not hands won: the expert gives up hands it cannot win cheaply (it sheds points
+once the opponent is close to going out), and wins about as many hands as greedy (171 to 177)
+but far more points. Deterministic: the deals and the bots' random streams derive from the
+seed, and no time budget cuts a search short.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ from bots.tournament import play_match
 
 MATCHES = 24
 SEED = 11
-AT_LEAST = 14
+AT_LEAST = 16
 
 
 def _factory(name: str) -> Strategy:
@@ -26,11 +29,11 @@ def _factory(name: str) -> Strategy:
 
 def test_expert_beats_greedy_on_fixed_seeds() -> None:
     won = 0.0
-    hands = [0, 0]
+    points = [0, 0]
     for i in range(MATCHES):
         expert, greedy = play_match("classic", ["expert", "greedy"], SEED, i, _factory)
         won += expert.matches_won
-        hands[0] += expert.hands_won
-        hands[1] += greedy.hands_won
-    assert won >= AT_LEAST, (won, hands)
-    assert hands[0] > hands[1]
+        points[0] += expert.points
+        points[1] += greedy.points
+    assert won >= AT_LEAST, (won, points)
+    assert points[0] > points[1]
