@@ -72,7 +72,10 @@ async def test_double_clicks_by_both_players_deal_one_hand(pages, http, kind: st
         await expect(page.locator("#hand .card")).to_have_count(10)
     for t in traffic:
         await t.settled()
-        assert len(t.sent) == 2
+        # Mostly both clicks send, the second a repeat the server answers without a second
+        # deal; but when both first votes land and the dealt hand's view comes back between
+        # a double click's two clicks, the button is gone before the second (CI drew this).
+        assert len(t.sent) in (1, 2)
     for page in players:
         await expect(page.locator("#toast")).to_be_hidden()
 
