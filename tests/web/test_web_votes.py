@@ -91,5 +91,5 @@ async def test_double_clicks_by_both_players_deal_one_hand(pages, http, kind: st
     ).json()
     assert [h["hand"] for h in log["hands"]] == [0]  # no hand dealt and abandoned
     for t in traffic:
-        assert t.answered == [200, 200]  # a repeat is no error either
+        assert t.answered == [200] * len(t.sent)  # a repeat is no error either
         assert all(req.post_data_json["version"] >= over["version"] for req in t.sent)
