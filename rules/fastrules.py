@@ -28,7 +28,8 @@ class FastRules:
 
     __slots__ = (
         "ruleset", "name", "min_players", "max_players", "hand_size", "deck", "copies",
-        "has_jokers", "ace_high", "distinct", "layoff_before_open", "opening_min", "opening_values",
+        "has_jokers", "ace_high", "top_rank", "distinct", "layoff_before_open", "opening_min",
+        "opening_values",
         "must_discard_out", "rummy", "rummy_penalty", "rummy_allows_layoff",
         "rummy_skips_opening", "joker_swap", "free_jokers", "must_play_joker", "exhaustion",
         "second_stalemate", "one_card_stalemate", "turn_limit", "penalty", "card_values",
@@ -46,6 +47,8 @@ class FastRules:
         self.copies = tuple(self.deck.count(c) for c in range(N_CODES))
         self.has_jokers = rs.jokers > 0
         self.ace_high = rs.ace_high
+        # The highest rank a run may reach: 14 is the ace above the king.
+        self.top_rank = 14 if rs.ace_high else 13
         self.distinct = rs.set_suits_distinct
         self.layoff_before_open = rs.layoff_before_first_meld
         self.opening_min = rs.opening_minimum or 0

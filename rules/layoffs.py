@@ -103,7 +103,7 @@ def layoff_moves(g: Game, seat: int, hand: list[int], cnt: list[int]) -> list[Fa
     """Every legal lay-off of `seat` (who may lay off) onto every meld on the table."""
     r = g.r
     jk = cnt[JOKER]
-    top = 14 if r.ace_high else 13
+    top = r.top_rank
     must = g.jokers_taken
     n_hand = len(hand)
     moves: list[FastMove] = []

@@ -46,7 +46,7 @@ def _runs(r: FastRules, suit: int, ranks: int, jk: int) -> list[Cand]:
     found = _RUNS.get(key)
     if found is not None:
         return found
-    top = 14 if r.ace_high else 13
+    top = r.top_rank
     pres = [bool(ranks >> x & 1) for x in range(15)]
     if top == 14:
         pres[14] = pres[1]

@@ -247,7 +247,6 @@ def _legal(g: Game, seat: int, moves: Iterable[FastMove], must_play: tuple[str, 
     swaps: list[LegalSwap] = []
     melds: list[tuple[str, ...]] = []
     runs = {m.id: m for m in g.melds if m.is_run}
-    top = 14 if g.r.ace_high else 13  # the highest rank a run may reach
     for move in moves:
         kind = move[0]
         if kind == DRAW:
@@ -259,7 +258,7 @@ def _legal(g: Game, seat: int, moves: Iterable[FastMove], must_play: tuple[str, 
                 melds.append(codes(move[1][0]))
         elif kind == LAYOFF:
             if len(move[2]) == 1:
-                layoffs.append(trusted(LegalLayoff, _legal_layoff(move, runs, top)))
+                layoffs.append(trusted(LegalLayoff, _legal_layoff(move, runs, g.r.top_rank)))
         elif kind == SWAP:
             swaps.append(trusted(LegalSwap, {"card": CODES[move[2]], "meld": f"m{move[1]}"}))
     r = g.r
