@@ -14,9 +14,9 @@ processes) and the clock on its own after every move.
 from __future__ import annotations
 
 import asyncio
-import json
-import logging
 from collections.abc import Callable
+
+from pydantic_core import to_json
 
 from app.api.outbox import Outbox
 from app.errors import AppError, RoomExpired, RoomNotFound
@@ -24,8 +24,6 @@ from app.hub import Event
 from app.persist.records import Snapshot
 from app.service import RoomService
 from app.views import Presence, seat_infos, view_text
-
-log = logging.getLogger("rummy.ws")
 
 
 class Audience:
@@ -119,8 +117,8 @@ def _state_frame(snap: Snapshot, seat: int | None, presence: Presence) -> str:
 
 
 def _presence_frame(snap: Snapshot, presence: Presence) -> str:
-    seats = [s.model_dump(mode="json") for s in seat_infos(snap, presence)]
-    return json.dumps({"type": "presence", "seats": seats}, separators=(",", ":"))
+    # What starlette's send_json wrote before: compact, non-ASCII names as they are.
+    return to_json({"type": "presence", "seats": seat_infos(snap, presence)}).decode()
 
 
 class Fanout:

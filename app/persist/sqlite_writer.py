@@ -7,9 +7,11 @@ and back through the event loop, and under load the loop is busy: a batch of fiv
 the whole batch, from BEGIN to COMMIT, is one call on a thread that owns its own
 connection, so a batch costs the loop one hop.
 
-The statements are the group commit's SQLAlchemy statements (`sql.BATCH_SQL`) compiled
-once for SQLite, and the connection gets the engine's pragmas (WAL, synchronous=FULL), so
-what lands on disk is what `sql.EngineWriter` would write, sealed alike. A new room's rows
+The batch's compare-and-swaps and log rows are one statement each, written here for SQLite
+(`sql.BATCH_SQL.cas` and the log insert for many rows at once); the rest, and a batch whose
+swap lost, are the group commit's SQLAlchemy statements compiled once for SQLite. The
+connection gets the engine's pragmas (WAL, synchronous=FULL), so what lands on disk is what
+`sql.EngineWriter` would write, sealed alike. A new room's rows
 and a join's seat claim take the same thread (`setup`, app/persist/sqlite_setup.py), so no
 write of this process waits for SQLite's busy timeout; the engine's few other writes
 (purges, sealing old rows) are ordered with these by that timeout.
