@@ -42,7 +42,14 @@ from app.errors import (
 from app.hub import Hub
 from app.marks import MarksBatcher
 from app.persist import Commit, GroupCommitter, NewSeat, Snapshot, Store
-from app.persist.records import LogEntry, attendance_json, mark_of, new_snapshot, seat_taken
+from app.persist.records import (
+    LogEntry,
+    attendance_json,
+    lowest_free_seat,
+    mark_of,
+    new_snapshot,
+    seat_taken,
+)
 from app.reviews import Reviews
 from app.snapshots import SnapshotCache
 from app.views import (
@@ -345,8 +352,7 @@ class RoomService:
         if seat is None:
             raise RoomFull("every seat of this room is taken")
         joined: Snapshot | None = None
-        free = [s.seat for s in snap.seats if not s.taken]
-        if free and free[0] == seat:
+        if lowest_free_seat(snap) == seat:
             # The cached room had that seat as its lowest free one, so it missed no join
             # before this one: it takes the seat here, with no read.
             joined = seat_taken(snap, seat, name, token_hash, now, deadline)

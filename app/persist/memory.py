@@ -18,6 +18,7 @@ from app.persist.records import (
     LogEntry,
     Mark,
     Snapshot,
+    lowest_free_seat,
     mark_of,
     seat_taken,
 )
@@ -106,12 +107,11 @@ class MemoryStore:
         deadline: datetime | None = None,
     ) -> int | None:
         room = self._room(room_id)
-        for row in room.snapshot.seats:
-            if not row.taken:
-                room.snapshot = seat_taken(room.snapshot, row.seat, name, token_hash, now, deadline)
-                room.token_hashes[row.seat] = token_hash
-                return row.seat
-        return None
+        seat = lowest_free_seat(room.snapshot)
+        if seat is not None:
+            room.snapshot = seat_taken(room.snapshot, seat, name, token_hash, now, deadline)
+            room.token_hashes[seat] = token_hash
+        return seat
 
     def apply(self, snap: Snapshot, entry: Commit, now: datetime) -> int | None:
         """One entry's compare-and-swap and rows; None when the room moved on."""

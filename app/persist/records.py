@@ -225,6 +225,11 @@ def new_snapshot(
     )
 
 
+def lowest_free_seat(snap: Snapshot) -> int | None:
+    """The seat a join takes (`Store.take_seat`: the lowest free one); None when full."""
+    return next((s.seat for s in snap.seats if not s.taken), None)
+
+
 def seat_taken(
     snap: Snapshot,
     seat: int,
