@@ -116,7 +116,6 @@ class LegalChooser:
 
         self._fallback = fallback
         self._rng = random.Random(seed)
-        self._variants: dict[str, Any] = {}
         self._rules = rules
 
     def choose(self, state: dict[str, Any]) -> dict[str, Any]:
@@ -139,14 +138,10 @@ class LegalChooser:
         cards = legal["discard"]
         if not cards:
             return self._fallback.choose(state)
-        variant = self._variants.get(state["variant"])
-        if variant is None:
-            variant = self._variants[state["variant"]] = self._rules.get_variant(state["variant"])
-        top = max(variant.points_of(c) for c in cards)
-        return {
-            "type": "discard",
-            "card": self._rng.choice([c for c in cards if variant.points_of(c) == top]),
-        }
+        variant = self._rules.get_variant(state["variant"])
+        points = {c: variant.points_of(c) for c in cards}
+        top = max(points.values())
+        return {"type": "discard", "card": self._rng.choice([c for c in cards if points[c] == top])}
 
 
 def conserved(state: dict[str, Any]) -> int:
