@@ -97,10 +97,11 @@ def view_text(snap: Snapshot, seat: int | None, presence: Presence) -> str:
     views share every field but the few only their seat sees (`rules.private_fields`), so
     the rest is dumped once per snapshot (the spectator's view) and each seat's view is
     that with its own fields put in."""
-    key = (seat, *_presence_key(presence))
+    seen = _presence_key(presence)
+    key = (seat, *seen)
     text = snap.views.get(key)
     if text is None:
-        shared = _shared_view(snap, presence)
+        shared = _shared_view(snap, presence, seen)
         if seat is None:
             data = shared
         else:
@@ -113,8 +114,8 @@ def view_text(snap: Snapshot, seat: int | None, presence: Presence) -> str:
     return cast(str, text)
 
 
-def _shared_view(snap: Snapshot, presence: Presence) -> dict[str, Any]:
-    key = ("shared", *_presence_key(presence))
+def _shared_view(snap: Snapshot, presence: Presence, seen: tuple[object, ...]) -> dict[str, Any]:
+    key = ("shared", *seen)
     shared = snap.views.get(key)
     if shared is None:
         shared = build_spectator_view(snap, presence).model_dump(mode="json")
