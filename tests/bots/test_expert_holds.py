@@ -1,0 +1,71 @@
+"""The expert's rummy51 opening is held in hand until it goes out, or an opponent gets close.
+
+Laid down, its melds would be lay-off targets for three opponents; held, they cost it no turn,
+since the opening, the lay-offs and the last discard all fit in the turn it goes out. Played
+through the rules from fixed deals: seat 0 holds 60 points of sets and seven loose cards.
+"""
+
+from __future__ import annotations
+
+from random import Random
+
+import rules
+from bots.expert import ExpertStrategy
+
+OPENING = ["KH", "KS", "KD", "QC", "QD", "QH"]  # 60 points: a legal opening
+LOOSE = ["2C", "4D", "6S", "8H", "TC", "3S", "5H"]  # nothing melds with these
+
+
+def _pack() -> list[str]:
+    ruleset = rules.get_variant("rummy51")
+    one = [r + s for s in "CDHS" for r in "A23456789TJQK"]
+    return one * ruleset.decks + ["JK"] * ruleset.jokers
+
+
+def _game(hero: list[str], others: list[int], draw: str) -> rules.GameState:
+    """Seat 0 holds `hero` and draws `draw` from the stock; seat i > 0 holds others[i-1] cards."""
+    left = _pack()
+    for card in [*hero, draw, "9D"]:
+        left.remove(card)
+    # Nothing the opponents hold melds with the hero's cards: low clubs and diamonds would;
+    # they get the spades and hearts from the top of what is left, in pack order.
+    hands = [list(hero)]
+    for n in others:
+        hands.append([left.pop() for _ in range(n)])
+    deal = rules.Deal(hands=hands, discard=("9D",), stock=(draw, *left))
+    return rules.new_game("rummy51", 1 + len(others), seed=bytes(32), deal=deal)
+
+
+def _play_turn(state: rules.GameState) -> tuple[rules.GameState, list[str]]:
+    """Seat 0's whole turn by the expert; the types of the moves it made."""
+    expert = ExpertStrategy(budget_ms=None, samples=4)
+    rng = Random(1)
+    kinds = []
+    while state.phase in ("draw", "play") and state.turn == 0:
+        view = rules.seat_view(state, 0)
+        move = expert.choose(view, list(rules.legal_moves(view)), rng)
+        kinds.append(move.type)
+        state = rules.apply(state, 0, move)
+    return state, kinds
+
+
+def test_the_opening_stays_in_hand_while_every_opponent_is_far_from_out() -> None:
+    state, kinds = _play_turn(_game(OPENING + LOOSE, [13, 13, 13], draw="7C"))
+    assert "meld" not in kinds
+    assert kinds[0] == "draw" and kinds[-1] == "discard"
+    assert state.melds == ()
+    assert not rules.seat_view(state, 0).opened[0]
+
+
+def test_the_opening_goes_down_once_an_opponent_is_close_to_out() -> None:
+    state, kinds = _play_turn(_game(OPENING + LOOSE, [13, 5, 13], draw="7C"))
+    assert "meld" in kinds
+    assert rules.seat_view(state, 0).opened[0]
+
+
+def test_a_held_opening_goes_out_in_the_turn_it_can() -> None:
+    # The opening, one run from the drawn card and one card to throw: out in one turn.
+    state, kinds = _play_turn(_game(OPENING + ["5C", "6C", "2D"], [13, 13, 13], draw="7C"))
+    assert "meld" in kinds
+    result = state.hand_result
+    assert result is not None and result.winner == 0 and result.reason == "out"
