@@ -159,7 +159,26 @@ def explain(view: SeatView, move: Move) -> Words:
         why = {"en": "it fits none of your melds", "nl": "die past in geen van je combinaties"}
     else:
         why = {"en": "it helps your hand the least", "nl": "die helpt je hand het minst"}
+    held = _held(hand, view)
     return {
-        "en": f"discard the {name['en']}: {why['en']}{keeps['en']}",
-        "nl": f"leg {name['nl']} af: {why['nl']}{keeps['nl']}",
+        "en": f"discard the {name['en']}: {why['en']}{keeps['en']}{held['en']}",
+        "nl": f"leg {name['nl']} af: {why['nl']}{keeps['nl']}{held['nl']}",
+    }
+
+
+def _held(hand: list[int], view: SeatView) -> Words:
+    """Why melds the seat could lay now stay in its hand (the expert holds them)."""
+    v = fast.fast_rules(view.variant)
+    melds = splitter_for(view.variant).best(hand)[1]
+    if v.opening_min and view.opened and not view.opened[view.seat]:
+        could = sum(cm.value for cm in melds) >= v.opening_min
+    else:
+        could = bool(view.legal and view.legal.melds)
+    if not could:
+        return {"en": "", "nl": ""}
+    return {
+        "en": "; your melds stay in your hand until you can go out: on the table the others "
+        "could lay off on them",
+        "nl": "; je combinaties blijven in je hand tot je kunt uitgaan: op tafel kunnen de "
+        "anderen erop aanleggen",
     }

@@ -11,6 +11,7 @@ from random import Random
 
 import rules
 from bots.expert import ExpertStrategy
+from bots.explain import explain
 
 OPENING = ["KH", "KS", "KD", "QC", "QD", "QH"]  # 60 points: a legal opening
 LOOSE = ["2C", "4D", "6S", "8H", "TC", "3S", "5H"]  # nothing melds with these
@@ -36,36 +37,42 @@ def _game(hero: list[str], others: list[int], draw: str) -> rules.GameState:
     return rules.new_game("rummy51", 1 + len(others), seed=bytes(32), deal=deal)
 
 
-def _play_turn(state: rules.GameState) -> tuple[rules.GameState, list[str]]:
-    """Seat 0's whole turn by the expert; the types of the moves it made."""
+def _play_turn(state: rules.GameState) -> tuple[rules.GameState, list[str], str]:
+    """Seat 0's whole turn by the expert: the state after it, the types of the moves it made
+    and the hint's reason (English) for its last move."""
     expert = ExpertStrategy(budget_ms=None, samples=4)
     rng = Random(1)
     kinds = []
+    reason = ""
     while state.phase in ("draw", "play") and state.turn == 0:
         view = rules.seat_view(state, 0)
         move = expert.choose(view, list(rules.legal_moves(view)), rng)
         kinds.append(move.type)
+        reason = explain(view, move)["en"]
         state = rules.apply(state, 0, move)
-    return state, kinds
+    return state, kinds, reason
 
 
 def test_the_opening_stays_in_hand_while_every_opponent_is_far_from_out() -> None:
-    state, kinds = _play_turn(_game(OPENING + LOOSE, [13, 13, 13], draw="7C"))
+    state, kinds, reason = _play_turn(_game(OPENING + LOOSE, [13, 13, 13], draw="7C"))
     assert "meld" not in kinds
     assert kinds[0] == "draw" and kinds[-1] == "discard"
     assert state.melds == ()
     assert not rules.seat_view(state, 0).opened[0]
+    # The hint says why it discards with an opening in hand.
+    assert "your melds stay in your hand until you can go out" in reason
 
 
 def test_the_opening_goes_down_once_an_opponent_is_close_to_out() -> None:
-    state, kinds = _play_turn(_game(OPENING + LOOSE, [13, 5, 13], draw="7C"))
+    state, kinds, _ = _play_turn(_game(OPENING + LOOSE, [13, 5, 13], draw="7C"))
     assert "meld" in kinds
     assert rules.seat_view(state, 0).opened[0]
 
 
 def test_a_held_opening_goes_out_in_the_turn_it_can() -> None:
     # The opening, one run from the drawn card and one card to throw: out in one turn.
-    state, kinds = _play_turn(_game(OPENING + ["5C", "6C", "2D"], [13, 13, 13], draw="7C"))
+    state, kinds, reason = _play_turn(_game(OPENING + ["5C", "6C", "2D"], [13, 13, 13], draw="7C"))
     assert "meld" in kinds
     result = state.hand_result
     assert result is not None and result.winner == 0 and result.reason == "out"
+    assert "stay in your hand" not in reason
