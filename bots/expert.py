@@ -10,7 +10,8 @@ declined on the pile, what would feed the next player). Weights differ per varia
 - play: meld and lay off whatever lowers the hand's price. In classic and basic it keeps
   finished melds hidden while every opponent holds more than `hold_until` cards (they are
   lay-off targets for the opponent once down, and cost no tempo held, since it lays them all
-  down in the turn it goes out; in basic that also scores going rummy). In rummy51 it opens
+  down in the turn it goes out; in basic that also scores going rummy, so there it holds down
+  to 2 cards and, until it has played anything, holds its lay-offs too). In rummy51 it opens
   as soon as a legal opening does not raise its price (the remaining hand priced as opened),
   goes rummy when a legal meld move takes all but one card, and swaps a dead card for a
   run's joker, which it then plays (must_play);
@@ -67,8 +68,12 @@ def _without(hand: Sequence[int], taken: Sequence[int]) -> list[int]:
 # from 59% to 71%. In basic (seven cards, two opponents; 300 matches, seed 5) it lost: 0.6
 # won 40.7% of matches and 0.3 won 37.0%, against 45.7% without; basic keeps 0.
 DEFAULT_PROFILE = {"tempo": 8.0, "exposure": 1.0, "feed_weight": 8.0, "race": 0.6}
+# Holding finished melds (`_hold_melds`): hold while every opponent has more than
+# `hold_until` cards (a negative value: never hold); with `rummy_hold` set, a hand that has
+# neither melded nor laid off yet holds its lay-offs too (going rummy, basic).
+HOLD_DEFAULTS = {"hold_until": 4.0, "rummy_hold": 0.0}
 PROFILES = {
-    "basic": {**DEFAULT_PROFILE, "race": 0.0},
+    "basic": {**DEFAULT_PROFILE, "race": 0.0, "hold_until": 2.0, "rummy_hold": 1.0},
     "rummy51": {"tempo": 20.0, "exposure": 0.3, "feed_weight": 16.0, "race": 0.0},
 }
 
@@ -89,12 +94,13 @@ class ExpertStrategy:
         margin: float = 12.0,
         prior: float = 0.5,
         horizon: int | None = None,
-        hold_until: int | None = 4,
+        hold_until: int | None = None,
         opening_weight: float = 0.4,
         hold_opened: bool = False,
         exposure: float | None = None,
         sure_melds: bool = False,
         race: float | None = None,
+        rummy_hold: bool | None = None,
         memory_size: int = 512,
     ) -> None:
         self.budget_ms = budget_ms
@@ -113,6 +119,7 @@ class ExpertStrategy:
         self.exposure = exposure
         self.sure_melds = sure_melds
         self.race = race
+        self.rummy_hold = rummy_hold
         self.book = MemoryBook(memory_size)
 
     # -- the Strategy protocol -------------------------------------------------------------
@@ -339,6 +346,13 @@ class ExpertStrategy:
         if self._hold_melds(view, know):
             # Melds kept in hand give the opponents nothing to lay off on.
             plays = [m for m in plays if m.type != "meld"]
+            if (
+                self._setting(view, "rummy_hold")
+                and view.has_played
+                and not view.has_played[view.seat]
+            ):
+                # basic: a lay-off would cost going rummy (double points) too.
+                plays = []
         # Going out, or rummy51's going rummy: whatever empties the most of the hand now.
         after_meld = ev
         if v.opening_min and not ev.opened:
@@ -371,20 +385,29 @@ class ExpertStrategy:
             return best
         return None
 
+    def _setting(self, view: SeatView, key: str) -> float:
+        """A play setting: the constructor's value if given, else the variant's profile's."""
+        value = getattr(self, key)
+        if value is not None:
+            return float(value)
+        return PROFILES.get(view.variant, DEFAULT_PROFILE).get(key, HOLD_DEFAULTS[key])
+
     def _hold_melds(self, view: SeatView, know: Knowledge) -> bool:
         """classic/basic: keep finished melds hidden while nobody is close to going out.
 
         Laid-down melds are lay-off targets for everyone; held ones cost nothing in tempo (we
         lay them all down in the turn we go out) and only risk their points if an opponent
         goes out first, which takes them several turns from more than `hold_until` cards.
-        In basic, a hand laid down all at once also scores double (going rummy).
+        In basic, a hand laid down all at once also scores double (going rummy): basic
+        holds until an opponent is down to 2 cards, and its lay-offs too (`rummy_hold`).
         """
-        if self.hold_until is None:
+        hold_until = self._setting(view, "hold_until")
+        if hold_until < 0:
             return False
         if know.v.opening_min and not (view.opened[view.seat] and self.hold_opened):
             return False  # rummy51 opens by laying down
         others = [n for s, n in enumerate(view.hand_counts) if s != view.seat]
-        if not others or min(others) <= self.hold_until or view.stock_count < 6:
+        if not others or min(others) <= hold_until or view.stock_count < 6:
             return False
         # Going out this turn: everything but one card melds or lays off.
         left = splitter_for(view.variant).leftovers(know.hand)
