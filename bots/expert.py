@@ -71,6 +71,8 @@ def _without(hand: Sequence[int], taken: Sequence[int]) -> list[int]:
 # seed 5, points margin per hand over greedy): race 0.6 and 4 (before) 1.15; race 0.9 1.35;
 # 3: 1.57; 6: 0.65; race 0.9 and 3: 2.28 (hands won 50% -> 56%); race 0.9 and 2: 0.93
 # (caught holding melds too often: 49% of matches). Race 0.9 alone won 69.2% of 500 matches.
+# Both, `rummy tournament` classic expert,greedy, 500 matches, seed 5: 76.0% [0.721, 0.795]
+# (6.62 to 4.53 points per hand; before: 68.0%); hard,medium, 300 matches, seed 1: 72.3%.
 DEFAULT_PROFILE = {
     "tempo": 8.0,
     "exposure": 1.0,
