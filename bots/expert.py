@@ -10,7 +10,8 @@ declined on the pile, what would feed the next player). Weights differ per varia
 - play: meld and lay off whatever lowers the hand's price. In classic and basic it keeps
   finished melds hidden while every opponent holds more than `hold_until` cards (they are
   lay-off targets for the opponent once down, and cost no tempo held, since it lays them all
-  down in the turn it goes out; in basic that also scores going rummy). In rummy51 it holds
+  down in the turn it goes out; in basic that also scores going rummy, so there it holds down
+  to 2 cards and, until it has played anything, holds its lay-offs too). In rummy51 it holds
   a legal opening in hand while every opponent has more than `hold_opening` cards, unless it
   goes out in this turn (its melds would be lay-off targets for three opponents; held, they
   cost it no turn); then it opens as soon as a legal opening does not raise its price (the
@@ -69,18 +70,39 @@ def _without(hand: Sequence[int], taken: Sequence[int]) -> list[int]:
 # 7) 0.6 raised the points margin per hand over greedy from 0.77 to 1.31 and the match wins
 # from 59% to 71%. In basic (seven cards, two opponents; 300 matches, seed 5) it lost: 0.6
 # won 40.7% of matches and 0.3 won 37.0%, against 45.7% without; basic keeps 0.
-DEFAULT_PROFILE = {"tempo": 8.0, "exposure": 1.0, "feed_weight": 8.0, "race": 0.6}
-# rummy51's `hold_opening` (`_hold_opening`), measured with bench/duplicate.py (120 deals,
-# each played with the expert in every seat against three greedy, seed 5, 480 hands; the
-# difference paired hand by hand with the expert that opens at once, which won 30.2%):
-# 4 cards +3.1 [+-3.3] points of hands won, 6 +4.4 [+-3.0] (34.6%), 9 +1.9 [+-2.6]; its
-# penalty margin over the field rose by 3.1 [+-1.5] points a hand. Also holding the melds
+# Classic, race 0.9 and holding melds down to 3 opponent cards (bench/tune.py, 100 matches,
+# seed 5, points margin per hand over greedy): race 0.6 and 4 (before) 1.15; race 0.9 1.35;
+# 3: 1.57; 6: 0.65; race 0.9 and 3: 2.28 (hands won 50% -> 56%); race 0.9 and 2: 0.93
+# (caught holding melds too often: 49% of matches). Race 0.9 alone won 69.2% of 500 matches.
+# Both, `rummy tournament` classic expert,greedy, 500 matches, seed 5: 76.0% [0.721, 0.795]
+# (6.62 to 4.53 points per hand; before: 68.0%); hard,medium, 300 matches, seed 1: 72.3%.
+DEFAULT_PROFILE = {
+    "tempo": 8.0,
+    "exposure": 1.0,
+    "feed_weight": 8.0,
+    "race": 0.9,
+    "hold_until": 3.0,
+}
+# Holding finished melds (`_hold_melds`): hold while every opponent has more than
+# `hold_until` cards (a negative value: never hold); with `rummy_hold` set, a hand that has
+# neither melded nor laid off yet holds its lay-offs too (going rummy, basic). Basic with 4
+# and no rummy_hold went rummy in 8 of its 196 hands won (60 matches, seed 5); 2 with
+# rummy_hold in 66 of 151 and won 43 of the 60 matches (3: 43, 1: 40, 0: 38, 2 without
+# rummy_hold: 36, against 25). Over 300 matches (bench/tune.py) it won 72.0% [0.667, 0.768]
+# at seed 5 (points margin per hand over greedy 0.84 -> 4.87) and 68.3% at seed 7 (4.44).
+# rummy51's `hold_opening` (`_hold_melds`): keep a legal opening in hand while every opponent has
+# more than this many cards, unless it goes out this turn. Measured with bench/duplicate.py
+# (120 deals, each played with the expert in every seat against three greedy, seed 5, 480
+# hands; the difference paired hand by hand with the expert that opens at once, which won
+# 30.2%): 4 cards +3.1 [+-3.3] points of hands won, 6 +4.4 [+-3.0] (34.6%), 9 +1.9 [+-2.6];
+# its penalty margin over the field rose by 3.1 [+-1.5] points a hand. Also holding the melds
 # made after the opening (`hold_opened`) added 0.6 [+-0.9]; left off.
-# rummy51's `sample_cap`: its search gains nothing from more samples (16 against 8: +0.2
-# [+-5.0] points of hands won, duplicate as above), and its samples cost the most (hands of
-# 13 or more cards): the server's expert takes at most 8, as tournaments do.
+# `sample_cap` (0: none): rummy51's search gains nothing from more samples (16 against 8:
+# +0.2 [+-5.0] points of hands won, duplicate as above), and its samples cost the most (hands
+# of 13 or more cards): the server's expert takes at most 8 there, as tournaments do.
+PLAY_DEFAULTS = {"hold_until": 4.0, "rummy_hold": 0.0, "hold_opening": -1.0, "sample_cap": 0.0}
 PROFILES = {
-    "basic": {**DEFAULT_PROFILE, "race": 0.0},
+    "basic": {**DEFAULT_PROFILE, "race": 0.0, "hold_until": 2.0, "rummy_hold": 1.0},
     "rummy51": {
         "tempo": 20.0,
         "exposure": 0.3,
@@ -108,12 +130,13 @@ class ExpertStrategy:
         margin: float = 12.0,
         prior: float = 0.5,
         horizon: int | None = None,
-        hold_until: int | None = 4,
+        hold_until: int | None = None,
         opening_weight: float = 0.4,
         hold_opened: bool = False,
         exposure: float | None = None,
         sure_melds: bool = False,
         race: float | None = None,
+        rummy_hold: bool | None = None,
         hold_opening: int | None = None,
         sample_cap: int | None = None,
         memory_size: int = 512,
@@ -134,6 +157,7 @@ class ExpertStrategy:
         self.exposure = exposure
         self.sure_melds = sure_melds
         self.race = race
+        self.rummy_hold = rummy_hold
         self.hold_opening = hold_opening
         self.sample_cap = sample_cap
         self.book = MemoryBook(memory_size)
@@ -240,12 +264,8 @@ class ExpertStrategy:
     ) -> tuple[list[float], int]:
         """Each line's mean value over determinized rollouts (`bots.search.evaluate`)."""
         horizon = self.horizon or view.players
-        samples = self.samples
-        cap: float | None = self.sample_cap
-        if cap is None:
-            cap = PROFILES.get(view.variant, DEFAULT_PROFILE).get("sample_cap")
-        if cap is not None:
-            samples = min(samples, int(cap))
+        cap = int(self._setting(view, "sample_cap"))
+        samples = min(self.samples, cap) if cap > 0 else self.samples
         return evaluate(
             know, lines, rng, ev.cost, samples=samples, deadline=deadline, horizon=horizon
         )
@@ -365,9 +385,16 @@ class ExpertStrategy:
         if not plays and not by_type(legal, Swap):
             return None
         v = know.v
-        if self._hold_melds(view, know) or self._hold_opening(view, know):
+        if self._hold_melds(view, know):
             # Melds kept in hand give the opponents nothing to lay off on.
             plays = [m for m in plays if m.type != "meld"]
+            if (
+                self._setting(view, "rummy_hold")
+                and view.has_played
+                and not view.has_played[view.seat]
+            ):
+                # basic: a lay-off would cost going rummy (double points) too.
+                plays = []
         # Going out, or rummy51's going rummy: whatever empties the most of the hand now.
         after_meld = ev
         if v.opening_min and not ev.opened:
@@ -400,40 +427,36 @@ class ExpertStrategy:
             return best
         return None
 
+    def _setting(self, view: SeatView, key: str) -> float:
+        """A play setting: the constructor's value if given, else the variant's profile's."""
+        value = getattr(self, key)
+        if value is not None:
+            return float(value)
+        return PROFILES.get(view.variant, DEFAULT_PROFILE).get(key, PLAY_DEFAULTS[key])
+
     def _hold_melds(self, view: SeatView, know: Knowledge) -> bool:
-        """classic/basic: keep finished melds hidden while nobody is close to going out.
+        """Keep finished melds hidden while nobody is close to going out.
 
         Laid-down melds are lay-off targets for everyone; held ones cost nothing in tempo (we
         lay them all down in the turn we go out) and only risk their points if an opponent
         goes out first, which takes them several turns from more than `hold_until` cards.
-        In basic, a hand laid down all at once also scores double (going rummy).
+        In basic, a hand laid down all at once also scores double (going rummy): basic
+        holds until an opponent is down to 2 cards, and its lay-offs too (`rummy_hold`).
+        rummy51 holds its opening while every opponent has more than `hold_opening` cards;
+        once opened, it lays its melds down (unless `hold_opened`).
         """
-        if self.hold_until is None:
+        if know.v.opening_min and not view.opened[view.seat]:
+            threshold = self._setting(view, "hold_opening")
+        elif know.v.opening_min and not self.hold_opened:
             return False
-        if know.v.opening_min and not (view.opened[view.seat] and self.hold_opened):
-            return False  # rummy51 opens by laying down
+        else:
+            threshold = self._setting(view, "hold_until")
+        if threshold < 0:
+            return False
         others = [n for s, n in enumerate(view.hand_counts) if s != view.seat]
-        if not others or min(others) <= self.hold_until or view.stock_count < 6:
+        if not others or min(others) <= threshold or view.stock_count < 6:
             return False
         # Going out this turn: everything but one card melds or lays off.
-        left = splitter_for(view.variant).leftovers(know.hand)
-        return len([c for c in left if c not in know.targets]) > 1
-
-    def _hold_opening(self, view: SeatView, know: Knowledge) -> bool:
-        """rummy51: keep the opening in hand until it goes out in the same turn.
-
-        Laid down, our melds are lay-off targets for every opened opponent; held, they cost us
-        no turn (the opening, the lay-offs onto the table and the last discard all fit in one
-        turn). Only while every opponent holds more than `hold_opening` cards.
-        """
-        hold: float | None = self.hold_opening
-        if hold is None:
-            hold = PROFILES.get(view.variant, DEFAULT_PROFILE).get("hold_opening")
-        if hold is None or not know.v.opening_min or view.opened[view.seat]:
-            return False
-        others = [n for s, n in enumerate(view.hand_counts) if s != view.seat]
-        if not others or min(others) <= hold or view.stock_count < 6:
-            return False
         left = splitter_for(view.variant).leftovers(know.hand)
         return len([c for c in left if c not in know.targets]) > 1
 
