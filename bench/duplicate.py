@@ -30,38 +30,13 @@ from random import Random
 from typing import Any
 
 import rules
-from bots import new_strategy
-from bots.expert import ExpertStrategy
-from bots.strategy import Strategy
-from bots.tournament import TOURNAMENT_SAMPLES
+from bots.tournament import parse_settings, tuned_strategy
 
 Settings = dict[str, Any]
 
 
-def _value(text: str) -> Any:
-    low = text.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    if low == "none":
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        return float(text)
-
-
-def _settings(pairs: list[str]) -> Settings:
-    return {k: _value(v) for k, v in (p.split("=", 1) for p in pairs)}
-
-
 def _deal_seed(seed: int, deal: int) -> bytes:
     return hashlib.sha256(f"rummy-duplicate:{seed}:{deal}".encode()).digest()
-
-
-def _bot(name: str, settings: Settings) -> Strategy:
-    if name in ("expert", "hard"):
-        return ExpertStrategy(budget_ms=None, **{"samples": TOURNAMENT_SAMPLES, **settings})
-    return new_strategy(name)
 
 
 def play_hand(
@@ -72,7 +47,7 @@ def play_hand(
     Returns (the hero went out, the hero's points, the field's mean points)."""
     n = len(players)
     names = [players[(s - hero) % n] for s in range(n)]
-    bots = [_bot(name, settings if s == hero else {}) for s, name in enumerate(names)]
+    bots = [tuned_strategy(name, settings if s == hero else {}) for s, name in enumerate(names)]
     rngs = [Random(f"{seed}:{deal}:{s}") for s in range(n)]
     state = rules.new_game(variant, n, seed=_deal_seed(seed, deal))
     while True:
@@ -128,9 +103,9 @@ def main() -> int:
     ap.add_argument("--pair", help="a file --save wrote (same deals): print the difference")
     args = ap.parse_args()
     players = [p.strip() for p in args.players.split(",")]
-    configs = [_settings(args.set)]
+    configs = [parse_settings(args.set)]
     if args.against is not None:
-        configs.append(_settings([a for a in args.against if a]))
+        configs.append(parse_settings([a for a in args.against if a]))
     work = [(args.variant, players, args.seed, d, configs) for d in range(args.deals)]
     with ProcessPoolExecutor(args.jobs) as pool:
         per_deal = list(pool.map(_deal, work))

@@ -20,32 +20,22 @@ import sys
 from concurrent.futures import ProcessPoolExecutor
 from typing import Any
 
-from bots import new_strategy
-from bots.expert import ExpertStrategy
 from bots.strategy import Strategy
-from bots.tournament import TOURNAMENT_SAMPLES, PlayerStats, labels_for, play_match, wilson
-
-
-def _value(text: str) -> Any:
-    low = text.lower()
-    if low in ("true", "false"):
-        return low == "true"
-    if low == "none":
-        return None
-    try:
-        return int(text)
-    except ValueError:
-        return float(text)
+from bots.tournament import (
+    PlayerStats,
+    labels_for,
+    parse_settings,
+    play_match,
+    tuned_strategy,
+    wilson,
+)
 
 
 def _chunk(args: tuple[str, tuple[str, ...], int, list[int], dict[str, Any]]) -> list[PlayerStats]:
     variant, players, seed, indices, settings = args
 
     def factory(name: str) -> Strategy:
-        if name in ("expert", "hard"):
-            kw = {"samples": TOURNAMENT_SAMPLES, **settings}
-            return ExpertStrategy(budget_ms=None, **kw)
-        return new_strategy(name)
+        return tuned_strategy(name, settings)
 
     total = [PlayerStats() for _ in players]
     for i in indices:
@@ -64,7 +54,7 @@ def main() -> int:
     ap.add_argument("--set", action="append", default=[], help="key=value for ExpertStrategy")
     ap.add_argument("--tag", default="")
     args = ap.parse_args()
-    settings = {k: _value(v) for k, v in (s.split("=", 1) for s in args.set)}
+    settings = parse_settings(args.set)
     players = tuple(p.strip() for p in args.players.split(","))
     chunks = [list(range(i, min(args.matches, i + 5))) for i in range(0, args.matches, 5)]
     total = [PlayerStats() for _ in players]

@@ -83,6 +83,37 @@ def _match_seed(seed: int, index: int) -> bytes:
     return hashlib.sha256(f"rummy-tournament:{seed}:{index}".encode()).digest()
 
 
+def tuned_strategy(name: str, settings: dict[str, Any]) -> Strategy:
+    """A fresh strategy as in a reproducible tournament, the expert with `settings` (its
+    keywords) on top: what bench/tune.py and bench/duplicate.py compare."""
+    if name in ("expert", "hard"):
+        from bots.expert import ExpertStrategy
+
+        return ExpertStrategy(budget_ms=None, **{"samples": TOURNAMENT_SAMPLES, **settings})
+    return new_strategy(name)
+
+
+def parse_settings(pairs: Sequence[str]) -> dict[str, Any]:
+    """`key=value` pairs as keywords: ints, floats, true/false and none.
+
+    >>> parse_settings(["hold_until=3", "race=0.9", "search=false", "horizon=none"])
+    {'hold_until': 3, 'race': 0.9, 'search': False, 'horizon': None}
+    """
+
+    def value(text: str) -> Any:
+        low = text.lower()
+        if low in ("true", "false"):
+            return low == "true"
+        if low == "none":
+            return None
+        try:
+            return int(text)
+        except ValueError:
+            return float(text)
+
+    return {k: value(v) for k, v in (p.split("=", 1) for p in pairs)}
+
+
 def make_strategy(name: str, budget_ms: float | None = None) -> Strategy:
     """A fresh strategy per match. Without `budget_ms` the expert samples a fixed count so
     seeds reproduce; with it, it is the server's expert (that time budget, the server's
