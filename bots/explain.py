@@ -169,8 +169,8 @@ def explain(view: SeatView, move: Move) -> Words:
 def _held(hand: list[int], view: SeatView) -> Words:
     """Why melds the seat could lay now stay in its hand (the expert holds them)."""
     v = fast.fast_rules(view.variant)
-    melds = splitter_for(view.variant).best(hand)[1]
     if v.opening_min and view.opened and not view.opened[view.seat]:
+        melds = splitter_for(view.variant).best(hand)[1]
         could = sum(cm.value for cm in melds) >= v.opening_min
     else:
         could = bool(view.legal and view.legal.melds)

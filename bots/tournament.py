@@ -124,10 +124,7 @@ def make_strategy(name: str, budget_ms: float | None = None) -> Strategy:
 
             set_budget(budget_ms)
             return new_strategy(name)
-        from bots.expert import ExpertStrategy
-
-        return ExpertStrategy(budget_ms=None, samples=TOURNAMENT_SAMPLES)
-    return new_strategy(name)
+    return tuned_strategy(name, {})
 
 
 def play_match(
