@@ -95,32 +95,54 @@ def view_text(snap: Snapshot, seat: int | None, presence: Presence) -> str:
 
     The text is `build_view(...).model_dump_json()`'s, made without the model: the room's
     views share every field but the few only their seat sees (`rules.private_fields`), so
-    the rest is dumped once per snapshot (the spectator's view) and each seat's view is
-    that with its own fields put in."""
+    the spectator's view is dumped once per snapshot and each seat's text is that one with
+    its own fields' values put in."""
     seen = _presence_key(presence)
     key = (seat, *seen)
     text = snap.views.get(key)
     if text is None:
-        shared = _shared_view(snap, presence, seen)
+        parts = _shared_parts(snap, presence, seen)
         if seat is None:
-            data = shared
+            text = _join(parts, _BLANK_VALUES)
         else:
             private = rules.private_fields(snap.state, seat)
             if snap.is_waiting:
                 private["legal"] = None  # as `build_view`: nobody moves yet
-            data = shared | private  # the keys stay in the model's order
-        text = to_json(data).decode()
+            text = _join(parts, [to_json(private[name]).decode() for name, _ in _BLANKS])
         _keep(snap, key, text)
     return cast(str, text)
 
 
-def _shared_view(snap: Snapshot, presence: Presence, seen: tuple[object, ...]) -> dict[str, Any]:
+# The fields only a seat's own view fills (`rules.private_fields`), in the models' order, as
+# the spectator's view dumps them. No text a user chose comes before `legal` in a view (the
+# names are in `seats`, after it), so the first match of each, in order, is the field.
+_BLANKS = (("seat", "null"), ("hand", "[]"), ("must_play", "[]"), ("legal", "null"))
+_BLANK_VALUES = [blank for _, blank in _BLANKS]
+
+
+def _shared_parts(snap: Snapshot, presence: Presence, seen: tuple[object, ...]) -> list[str]:
+    """The spectator's view text cut around the private fields' values: what comes before
+    the first one's value, between each two, and after the last."""
     key = ("shared", *seen)
-    shared = snap.views.get(key)
-    if shared is None:
-        shared = build_spectator_view(snap, presence).model_dump(mode="json")
-        _keep(snap, key, shared)
-    return cast(dict[str, Any], shared)
+    parts = snap.views.get(key)
+    if parts is None:
+        text = build_spectator_view(snap, presence).model_dump_json()
+        parts = []
+        at = 0
+        for name, blank in _BLANKS:
+            start = text.index(f',"{name}":{blank}', at) + len(name) + 4
+            parts.append(text[at:start])
+            at = start + len(blank)
+        parts.append(text[at:])
+        _keep(snap, key, parts)
+    return cast(list[str], parts)
+
+
+def _join(parts: list[str], values: list[str]) -> str:
+    out = [parts[0]]
+    for value, part in zip(values, parts[1:], strict=True):
+        out += (value, part)
+    return "".join(out)
 
 
 def build_view(snap: Snapshot, seat: int, presence: Presence) -> RoomView:
