@@ -4,7 +4,7 @@ the public room summary, room creation and the hand log."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal, TypeVar, cast
+from typing import Literal, TypeVar, cast
 
 from pydantic import BaseModel, Field
 from pydantic_core import to_json
