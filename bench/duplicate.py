@@ -30,7 +30,7 @@ from random import Random
 from typing import Any
 
 import rules
-from bots.tournament import parse_settings, tuned_strategy
+from bots.tournament import parse_settings, play_turn, tuned_strategy
 
 Settings = dict[str, Any]
 
@@ -59,13 +59,7 @@ def play_hand(
             field = [p for s, p in enumerate(result.points) if s != hero]
             return won, result.points[hero], sum(field) / len(field)
         seat = public.turn
-        for s, bot in enumerate(bots):
-            observe = getattr(bot, "observe", None)
-            if observe is not None and s != seat:
-                observe(rules.seat_view(state, s))
-        view = rules.seat_view(state, seat)
-        move = bots[seat].choose(view, list(rules.legal_moves(view)), rngs[seat])
-        state = rules.apply(state, seat, move)
+        state, _ = play_turn(state, seat, bots, rngs[seat])
 
 
 def _deal(

@@ -166,17 +166,26 @@ def play_match(
                 state = rules.vote(state, s, "next_hand", voters)
             continue
         seat = public.turn
-        view = rules.seat_view(state, seat)
-        for s, bot in enumerate(bots):
-            observe = getattr(bot, "observe", None)
-            if observe is not None and s != seat:
-                observe(rules.seat_view(state, s))
-        legal = list(rules.legal_moves(view))
-        started = time.perf_counter()
-        move = bots[seat].choose(view, legal, rngs[seat])
-        stats[owner[seat]].decision_ms.append((time.perf_counter() - started) * 1000)
-        state = rules.apply(state, seat, move)
+        state, took_ms = play_turn(state, seat, bots, rngs[seat])
+        stats[owner[seat]].decision_ms.append(took_ms)
     return stats
+
+
+def play_turn(
+    state: rules.GameState, seat: int, bots: Sequence[Strategy], rng: Random
+) -> tuple[rules.GameState, float]:
+    """`seat`'s bot makes one move from its view (every other bot that watches sees the
+    table first); returns the state after it and the decision's time in ms."""
+    for s, bot in enumerate(bots):
+        observe = getattr(bot, "observe", None)
+        if observe is not None and s != seat:
+            observe(rules.seat_view(state, s))
+    view = rules.seat_view(state, seat)
+    legal = list(rules.legal_moves(view))
+    started = time.perf_counter()
+    move = bots[seat].choose(view, legal, rng)
+    took_ms = (time.perf_counter() - started) * 1000
+    return rules.apply(state, seat, move), took_ms
 
 
 def _run_chunk(
