@@ -168,29 +168,50 @@ def game_from_view(view: SeatView) -> Game:
     )
 
 
-# What every seat sees of a game as it is (besides its own hand, the piles' sizes and top).
-_SHOWN = ("limit", "hand_number", "stock_exhaustions", "melds", "phase", "turn", "dealer",
-          "scores", "turns_completed", "opened", "has_played", "drawn_from_discard",
-          "match_winner")  # fmt: skip
-
-
 def seen_by(g: Game, seat: int) -> Game:
     """What `game_from_view` gives for `seat`'s view of `g`, straight from `g`'s engine form.
 
-    Only what the view shows is taken over (`_SHOWN`, the seat's hand, the piles' sizes and
-    top discard); the rest is placeholders, as in `game_from_view`. It shares `g`'s lists:
-    read it (`generate`), never apply a move to it.
+    Only what the view shows is taken over (the table, scores and turn; the seat's hand; the
+    piles' sizes and top discard); the rest is placeholders and defaults, as in
+    `game_from_view`. It shares `g`'s lists: read it (`generate`), never apply a move to it.
     """
-    v = Game(g.r, g.players, b"")
-    for name in _SHOWN:
-        setattr(v, name, getattr(g, name))
-    v.hands[seat] = list(g.hands[seat])
+    # Every slot spelled out, as in `Game.copy`: this runs for every view of the seat to
+    # act, and `Game.__init__` plus a getattr/setattr loop cost three times as much.
+    v = Game.__new__(Game)
+    v.r = g.r
+    v.players = g.players
+    v.seed = b""
+    v.limit = g.limit
+    v.match_number = 1
+    v.hand_number = g.hand_number
+    v.hand_seed = b""
+    v.fixed_deal = None
+    v.reshuffles = 0
+    v.stock_exhaustions = g.stock_exhaustions
+    hands: list[list[int]] = [[] for _ in g.hands]
+    hands[seat] = list(g.hands[seat])
+    v.hands = hands
     v.stock = [JOKER] * len(g.stock)
     discard = g.discard
     v.discard = [JOKER] * (len(discard) - 1) + discard[-1:] if discard else []
-    melds = g.melds
+    v.melds = melds = g.melds
     v.next_meld_id = melds[-1].id + 1 if melds else 1  # ids grow along the table
+    v.phase = g.phase
+    v.turn = g.turn
+    v.dealer = g.dealer
+    v.scores = g.scores
+    v.turns_completed = g.turns_completed
+    v.opened = g.opened
+    v.has_played = g.has_played
+    v.drawn_from_discard = g.drawn_from_discard
     v.jokers_taken = g.jokers_taken if seat == g.turn else 0  # the view's `must_play`
+    v.laid_off_this_turn = False
+    v.played_this_turn = False
+    v.hand_result = None
+    v.match_winner = g.match_winner
+    v.votes_next = ()
+    v.votes_new = ()
+    v.last_move = None
     return v
 
 
