@@ -286,11 +286,17 @@ def _move_fields(g: Game, base: Game | None, before: GameState | None) -> dict[s
     res = g.hand_result
     lm = g.last_move
     if base is None or before is None:
+        hands = tuple(map(codes, g.hands))
         melds = _meld_models(g.melds, [], ())
         stock = codes(reversed(g.stock))
         discard = codes(g.discard)
         votes = _votes_model(g.votes_next, g.votes_new)
     else:
+        # A move changes one seat's hand: the others keep their codes.
+        hands = tuple(
+            old if h == b else codes(h)
+            for h, b, old in zip(g.hands, base.hands, before.hands, strict=True)
+        )
         melds = _meld_models(g.melds, base.melds, before.melds)
         stock, discard = _piles(g, base, before)
         same_votes = g.votes_next == base.votes_next and g.votes_new == base.votes_new
@@ -298,7 +304,7 @@ def _move_fields(g: Game, base: Game | None, before: GameState | None) -> dict[s
     return {
         "reshuffles": g.reshuffles,
         "stock_exhaustions": g.stock_exhaustions,
-        "hands": tuple(map(codes, g.hands)),
+        "hands": hands,
         "stock": stock,
         "discard": discard,
         "melds": melds,
