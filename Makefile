@@ -50,6 +50,7 @@ test: install-test
 check: install-test
 	@status=0; \
 	for step in "$(BIN)/ruff check rules app bots tests bench" \
+	            "$(BIN)/ruff format --check rules app bots tests bench" \
 	            "$(BIN)/mypy --strict rules app bots bench" \
 	            "$(BIN)/pytest -q -p no:cacheprovider --doctest-modules rules app bots"; do \
 		echo "$$step"; $$step || status=1; \

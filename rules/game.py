@@ -620,9 +620,7 @@ class Game:
         must_after = self.jokers_taken + (1 if r.must_play_joker else 0)
         self._play_onto(seat, i, new, after, must_after)
 
-    def _play_onto(
-        self, seat: int, i: int, new: TMeld, after: list[int], must_after: int
-    ) -> None:
+    def _play_onto(self, seat: int, i: int, new: TMeld, after: list[int], must_after: int) -> None:
         """Put `new` in place of table meld `i` and leave `after` in `seat`'s hand (a lay-off
         or a joker swap), once the hand it leaves strands nobody."""
         melds = list(self.melds)
