@@ -35,6 +35,8 @@ def _same_model(made: rules.GameState | rules.SeatView, checked: object) -> None
     assert type(made) is type(checked)
     assert made.model_dump() == checked.model_dump()  # type: ignore[attr-defined]
     assert made.model_dump_json() == checked.model_dump_json()  # type: ignore[attr-defined]
+    if isinstance(made, rules.GameState):  # every field given, as a decoded state has them
+        assert made.model_fields_set == checked.model_fields_set  # type: ignore[attr-defined]
 
 
 def _check_views(state: rules.GameState, decoded: rules.GameState) -> list[rules.Move]:
