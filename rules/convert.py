@@ -140,22 +140,6 @@ def _engine_meld(
     return TMeld(mid, False, rank, rank, rank, cards, stands)
 
 
-def _last_move(lm: tuple[int, FastMove]) -> LastMove:
-    try:
-        return _shared_last_move(*lm)
-    except TypeError:  # a move holding lists (one a caller built): not hashable
-        return _last_move_model(*lm)
-
-
-def _last_move_model(seat: int, move: FastMove) -> LastMove:
-    return trusted(LastMove, {"seat": seat, "move": move_json(move)})
-
-
-# Most moves are a draw or a discard of one of 53 cards by one of four seats: one frozen model
-# per distinct last move serves every state that shows it (bounded, like `_engine_meld`).
-_shared_last_move = functools.lru_cache(maxsize=8192)(_last_move_model)
-
-
 def deal_to_fast(deal: Deal) -> FixedDeal:
     return (tuple(ints(h) for h in deal.hands), ints(deal.discard), ints(deal.stock))
 
@@ -349,7 +333,9 @@ def _move_fields(g: Game, base: Game | None, before: GameState | None) -> dict[s
         ),
         "match_winner": g.match_winner,
         "votes": votes,
-        "last_move": None if lm is None else _last_move_model(*lm),
+        "last_move": None
+        if lm is None
+        else trusted(LastMove, {"seat": lm[0], "move": move_json(lm[1])}),
     }
 
 
