@@ -125,6 +125,12 @@ class Hub:
         present = await self.presence(room)
         return {s: t for s, t in self._away.get(room, {}).items() if s not in present}
 
+    def presence_now(self, room: str) -> tuple[set[int], dict[int, datetime]] | None:
+        """`presence` and `away_since` if this process knows them without a read, else None
+        (the room's fan-out then waits for them in a task). In-process: always known."""
+        present = self._present(room)
+        return present, {s: t for s, t in self._away.get(room, {}).items() if s not in present}
+
     async def claim(self, key: str, seconds: float) -> bool:
         """Whether this process holds `key` (a computer turn: `app.standin.turn_claim`): in
         one process the room's lock already orders everything, so always."""
@@ -132,6 +138,9 @@ class Hub:
 
     async def presence(self, room: str) -> set[int]:
         """Seats with at least one open connection."""
+        return self._present(room)
+
+    def _present(self, room: str) -> set[int]:
         return {seat for seat, n in self._connections.get(room, {}).items() if n > 0}
 
 

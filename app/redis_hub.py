@@ -273,6 +273,17 @@ class RedisHub(Hub):
             marks = cached[1]
         return {s: t for s, t in marks.items() if s not in present}
 
+    def presence_now(self, room: str) -> tuple[set[int], dict[int, datetime]] | None:
+        """`presence` and `away_since` while both reads are fresh in this process's cache,
+        else None (the fan-out then reads them in a task)."""
+        seats, marks = self._presence.get(room), self._away_cache.get(room)
+        if seats is None or marks is None:
+            return None
+        if time.monotonic() - min(seats[0], marks[0]) >= PRESENCE_CACHE_SECONDS:
+            return None
+        present = set(seats[1])
+        return present, {s: t for s, t in marks[1].items() if s not in present}
+
     async def claim(self, key: str, seconds: float) -> bool:
         """Whether this process holds `key`: it claimed it first in the last `seconds`, now
         or before (a turn of several moves claims once per move)."""

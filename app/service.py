@@ -141,6 +141,13 @@ class RoomService:
             raise RoomExpired(f"room {room_id} expired after {self.settings.room_ttl_days:g} days")
         return snap
 
+    def cached(self, room_id: str) -> Snapshot | None:
+        """The room if it is cached and unexpired, else None: `snapshot` reads or raises."""
+        snap = self.snapshots.peek(room_id)
+        if snap is None or self.clock() - snap.active_at > self.ttl:
+            return None
+        return snap
+
     async def current(self, room_id: str) -> Snapshot:
         """The room as the database has it now: the cached snapshot if its mark is still
         the database's (one small read), else read again. For reconnects and refusals,
@@ -219,6 +226,10 @@ class RoomService:
     async def presence(self, room_id: str) -> Presence:
         """Who has a socket in the room, and since when each other seat is away."""
         return await self.hub.presence(room_id), await self.hub.away_since(room_id)
+
+    def presence_now(self, room_id: str) -> Presence | None:
+        """`presence` where the hub knows it without a read, else None."""
+        return self.hub.presence_now(room_id)
 
     async def hint(self, room_id: str, seat: int) -> tuple[rules.Move, dict[str, str]]:
         """The hard bot's move for `seat` from its own view, and why (`bots.explain`).

@@ -67,6 +67,13 @@ class SnapshotCache:
         self._loading: dict[str, tuple[asyncio.Future[Snapshot], int]] = {}
         self._tasks: set[asyncio.Task[None]] = set()
 
+    def peek(self, room: str) -> Snapshot | None:
+        """The cached snapshot, or None: starts no load (for callers that must not wait)."""
+        snap = self._entries.get(room)
+        if snap is not None:
+            self._entries.move_to_end(room)
+        return snap
+
     async def get(self, room: str) -> Snapshot:
         """The room's snapshot: cached, or loaded once however many callers wait for it.
 

@@ -4,7 +4,9 @@ process; each socket's writer only sends them.
 A hub event marks what each socket of the room wants (a view, the seats' presence) and
 wakes the room's task, which reads the snapshot and the presence once, takes each seat's
 view text from the snapshot (built once per seat and version, `app.views.view_text`) and
-puts the finished frame text in each socket's `Outbox`. A socket that fell behind holds
+puts the finished frame text in each socket's `Outbox`. When the room is cached and the hub
+knows its presence without a read (a move in one process), the event does that work at once,
+without the task. A socket that fell behind holds
 only the newest: its slot is overwritten, so a thousand events cost it one send.
 
 Before, every socket's writer read the snapshot, the presence (a Redis read with several
@@ -68,14 +70,40 @@ class Audience:
         self._wake()
 
     def _wake(self) -> None:
-        if self._task is None or self._task.done():
+        if self._task is not None and not self._task.done():
+            return  # its next round serves what was just marked
+        if not self._serve_now():
             self._task = asyncio.create_task(self._run())
+
+    def _serve_now(self) -> bool:
+        """Serve what is wanted here and now when the room and its presence are at hand (a
+        move's event: the room cached, an in-process hub), saving a task per move. False
+        when only a read can tell: the task waits for it."""
+        state, presence = self._take_wanted()
+        try:
+            snap = self._service.cached(self.room)
+            seen = None if snap is None else self._service.presence_now(self.room)
+            if snap is None or seen is None:
+                self._want_state |= state
+                self._want_presence |= presence
+                return False
+            self._send(snap, seen, state, presence)
+        except Exception as exc:
+            # Called by the mover's publish, whose move is committed: not its failure. These
+            # sockets close and resync, as in `_run`.
+            for outbox in state | presence:
+                outbox.fail(exc)
+        return True
+
+    def _take_wanted(self) -> tuple[set[Outbox], set[Outbox]]:
+        state, self._want_state = self._want_state, set()
+        presence, self._want_presence = self._want_presence, set()
+        return state, presence
 
     async def _run(self) -> None:
         # Events that come while it reads are served by the next round.
         while self._want_state or self._want_presence:
-            state, self._want_state = self._want_state, set()
-            presence, self._want_presence = self._want_presence, set()
+            state, presence = self._take_wanted()
             try:
                 await self._fan_out(state, presence)
             except Exception as exc:
@@ -95,6 +123,11 @@ class Audience:
                 outbox.fail(exc)
             return
         seen = await self._service.presence(self.room)
+        self._send(snap, seen, state, presence)
+
+    def _send(
+        self, snap: Snapshot, seen: Presence, state: set[Outbox], presence: set[Outbox]
+    ) -> None:
         if state:
             frames: dict[int | None, str] = {}
             for outbox in state:

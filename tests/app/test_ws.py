@@ -266,22 +266,27 @@ async def test_a_socket_whose_writer_fails_is_closed_not_left_silent(
         client = Api(http)
         room, tokens = await online_room(client, seed=41)
         hub = live.app.state.service.hub
-        healthy = hub.presence
+        healthy, healthy_now = hub.presence, hub.presence_now
 
         async def broken(room_id: str) -> set[int]:
+            raise RuntimeError("presence is broken")
+
+        def broken_now(room_id: str) -> None:
             raise RuntimeError("presence is broken")
 
         async with seat_socket(live, room, tokens[1]) as watcher:
             await watcher.state()
             async with seat_socket(live, room, tokens[0]) as mover:
                 await mover.state()
-                hub.presence = broken
+                # The room's fan-out reads presence in its task, or at once when the hub
+                # knows it (`presence_now`): either failing must close the socket.
+                hub.presence, hub.presence_now = broken, broken_now
                 try:
                     await mover.send({"type": "move", "move": DRAW, "version": 0})
                     with pytest.raises(ConnectionClosed) as closed:
                         await watcher.until(lambda f: False)
                 finally:
-                    hub.presence = healthy
+                    hub.presence, hub.presence_now = healthy, healthy_now
         assert closed.value.rcvd is not None and closed.value.rcvd.code == 1011
         # The move was committed all the same, and a reconnect resyncs.
         async with seat_socket(live, room, tokens[1]) as again:
