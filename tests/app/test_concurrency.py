@@ -4,6 +4,7 @@ database: exactly one is applied, the rest get 409, and the log has no gap or du
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 
 import httpx
 from rummytest import Api, LiveServer
@@ -13,7 +14,7 @@ DRAW = {"type": "draw", "source": "stock"}
 
 
 async def race(
-    servers: list[str], room: str, token: str, move: dict, version: int, n: int
+    servers: Sequence[str], room: str, token: str, move: dict, version: int, n: int
 ) -> list[httpx.Response]:
     # One pooled client per server; concurrent requests each take their own connection.
     limits = httpx.Limits(max_connections=n)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import httpx
 from rummytest import Api, LiveServer, fixed_deal
@@ -172,7 +173,7 @@ async def test_429_when_one_client_creates_too_fast(make_server) -> None:
 
 async def test_no_5xx_for_odd_input(client: Api) -> None:
     http = client.http
-    odd = [
+    odd: list[tuple[str, str, Any]] = [
         ("GET", "/api/rooms/%00", None),
         ("POST", "/api/rooms", {"players": 10**30}),
         ("POST", "/api/rooms", {"seed": -1}),

@@ -20,7 +20,8 @@ from bots.strategy import move_cards
 def _played_hand(seed: int) -> tuple[rules.GameState, list[LogMove], rules.GameState]:
     """A classic hand of greedy bots: (start, its moves, the end)."""
     start = rules.new_game("classic", 2, seed=hashlib.sha256(f"review:{seed}".encode()).digest())
-    state, moves, bot = start, [], GreedyStrategy()
+    state, bot = start, GreedyStrategy()
+    moves: list[LogMove] = []
     while state.phase in ("draw", "play"):
         view = rules.seat_view(state, state.turn)
         move = bot.choose(view, list(rules.legal_moves(view)), Random(len(moves)))

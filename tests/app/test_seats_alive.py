@@ -36,7 +36,7 @@ def ws_url(server: str, room: str, token: str) -> str:
     return "ws" + server[len("http") :] + f"/api/rooms/{room}/ws?token={token}"
 
 
-async def stand_in(api: Api, room: str, token: str, seat: int) -> httpx.Response:
+async def stand_in(api: Api, room: str, token: str | None, seat: int) -> httpx.Response:
     return await api.http.post(
         f"/api/rooms/{room}/stand-in", json={"seat": seat}, headers=api.auth(token)
     )
