@@ -69,7 +69,7 @@ async def test_bot_resyncs_after_a_dropped_connection(live_server: str) -> None:
         # The first three connections of seat 0 die after their first few frames.
         return _FlakyConnect(real_connect(*args, **kwargs), token, dropped)
 
-    client.connect = flaky_connect  # type: ignore[assignment]
+    client.connect = flaky_connect  # type: ignore[assignment,misc]  # monkeypatch: connect is a class
     try:
         results = await asyncio.wait_for(
             asyncio.gather(
@@ -79,7 +79,7 @@ async def test_bot_resyncs_after_a_dropped_connection(live_server: str) -> None:
             timeout=120,
         )
     finally:
-        client.connect = real_connect  # type: ignore[assignment]
+        client.connect = real_connect  # type: ignore[misc]  # monkeypatch: connect is a class
     assert len(dropped) >= 2
     assert all(s is not None and s["phase"] in ("hand_over", "match_over") for s in results)
 

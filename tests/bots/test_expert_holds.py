@@ -42,7 +42,7 @@ def _play_turn(state: rules.GameState) -> tuple[rules.GameState, list[str], str]
     and the hint's reason (English) for its last move."""
     expert = ExpertStrategy(budget_ms=None, samples=4)
     rng = Random(1)
-    kinds = []
+    kinds: list[str] = []
     reason = ""
     while state.phase in ("draw", "play") and state.turn == 0:
         view = rules.seat_view(state, 0)
