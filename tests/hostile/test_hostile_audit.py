@@ -20,6 +20,7 @@ import asyncio
 import json
 import os
 import random
+from collections.abc import Iterable
 from typing import Any
 
 import httpx
@@ -154,7 +155,7 @@ class LiveAudit:
         self.public |= public_cards(snap.state)
         return snap.version, snap.state
 
-    def check(self, text: str, version: int, seat: int, sent: set[str] = frozenset()) -> None:
+    def check(self, text: str, version: int, seat: int, sent: Iterable[str] = frozenset()) -> None:
         state = self.truth[version]
         self.checked += 1
         if state.hand_result is not None:

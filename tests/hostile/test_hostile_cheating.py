@@ -178,7 +178,7 @@ async def test_guessed_rooms_and_tokens_learn_nothing(http: httpx.AsyncClient) -
     near = tokens[0][:-1] + ("A" if tokens[0][-1] != "A" else "B")
     for guess in [near, tokens[0].upper(), "x", "x" * 5000, "é", "' OR 1=1 --", "a b"]:
         header = f"Bearer {guess}".encode()  # raw UTF-8 bytes, as a hostile client sends
-        r = await http.get(f"/api/rooms/{room}/state", headers={"Authorization": header})
+        r = await http.get(f"/api/rooms/{room}/state", headers={b"Authorization": header})
         assert r.status_code == 401, r.text
         answers.add(r.text)
     assert len(answers) == 1 and "hand" not in answers.pop()
@@ -212,11 +212,12 @@ async def test_errors_do_not_tell_where_a_card_is(http: httpx.AsyncClient) -> No
     version = body(r)["version"]
     shapes: dict[str, set[str]] = {}
     for place, card in where.items():
-        for move in (
+        moves: tuple[dict[str, Any], ...] = (
             {"type": "discard", "card": card},
             {"type": "meld", "melds": [["2C", "3C", card]]},
             {"type": "meld", "melds": [[card, "9D", "9H"]]},
-        ):
+        )
+        for move in moves:
             r = await _move(http, room, tokens[0], move, version)
             assert r.status_code == 422, (place, r.text)
             # The answer, with the card's code blanked out, is the same for every place.

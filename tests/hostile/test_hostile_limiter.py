@@ -5,8 +5,10 @@ and the rate syntax of the RUMMY_RATE_* settings."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import pytest
+from limits import RateLimitItem
 from limits.aio.storage import MemoryStorage
 
 from app.config import Settings
@@ -14,15 +16,23 @@ from app.ratelimit import RateLimits, parse_rate
 
 
 def _rates(**rates: str) -> RateLimits:
-    return RateLimits(Settings(**{f"rate_{k}": v for k, v in rates.items()}))
+    settings: dict[str, Any] = {f"rate_{k}": v for k, v in rates.items()}
+    return RateLimits(Settings(**settings))
+
+
+def _parsed(spec: str) -> RateLimitItem:
+    """`parse_rate(spec)`, for a spec that names a rate (not "off")."""
+    rate = parse_rate(spec)
+    assert rate is not None
+    return rate
 
 
 def test_rates_are_read_from_their_settings_syntax() -> None:
-    assert (parse_rate("60/minute").amount, parse_rate("60/minute").get_expiry()) == (60, 60)
-    assert parse_rate("10/second").get_expiry() == 1
-    assert parse_rate("7200/hour").get_expiry() == 3600
+    assert (_parsed("60/minute").amount, _parsed("60/minute").get_expiry()) == (60, 60)
+    assert _parsed("10/second").get_expiry() == 1
+    assert _parsed("7200/hour").get_expiry() == 3600
     for written in ("5/10s", "5/10 seconds", "5 per 10 seconds"):
-        rate = parse_rate(written)
+        rate = _parsed(written)
         assert (rate.amount, rate.get_expiry()) == (5, 10)
     for off in ("off", "0", "", " OFF "):
         assert parse_rate(off) is None

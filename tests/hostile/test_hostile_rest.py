@@ -86,7 +86,7 @@ async def test_path_and_header_garbage(http: httpx.AsyncClient) -> None:
         r = await http.get(f"/api/rooms/{bad}/state", headers=bearer(tokens[0]))
         _assert_refused(r)
     for header in (b"Bearer " + b"\xff" * 10, b"Basic " + tokens[0].encode(), b"Bearer  x"):
-        r = await http.get(f"/api/rooms/{room}/state", headers={"Authorization": header})
+        r = await http.get(f"/api/rooms/{room}/state", headers={b"Authorization": header})
         assert r.status_code == 401 and error_code(r) == "unauthorized"
 
 

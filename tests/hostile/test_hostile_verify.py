@@ -229,7 +229,7 @@ def test_verify_survives_any_log(played: dict[str, Any]) -> None:
     other types, keys removed) are each reported, never a crash; a change to the deal, the
     seed or a move never passes."""
     rng = random.Random(77)
-    values = [None, 0, -1, 7, 10**20, "x", "", [], {}, True, 1.5, "JK", ["AS"], [[]]]
+    values: list[Any] = [None, 0, -1, 7, 10**20, "x", "", [], {}, True, 1.5, "JK", ["AS"], [[]]]
     genuine = played["log"]
 
     def paths(node: Any, path: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
@@ -299,6 +299,7 @@ def test_the_page_checks_commitments_and_deals_like_the_cli(
 ) -> None:
     """web/js/verify.js, run by node: the genuine log passes; a swapped card, a reordered
     stock and another seed are caught, exactly where rummy verify catches them."""
+    assert NODE is not None
     logs = [played["log"]] + [
         _tampered(played["log"], change) for change in (_swap_hand_cards, _swap_stock, _other_seed)
     ]
@@ -349,6 +350,7 @@ async def test_the_page_verifies_in_a_browser(
             await page.click("button[type=submit]")
             await results.last.filter(has_text="VERIFICATION FAILED").wait_for(timeout=30_000)
             first = await results.first.text_content()
+            assert first is not None
             assert first.startswith("hand 0: FAIL") and "commitment mismatch" in first
         finally:
             await browser.close()
@@ -376,7 +378,9 @@ async def test_the_page_notes_the_commitment_during_play(
             results = page.locator("#results li")
             playing = results.filter(has_text="is being played")
             await playing.wait_for(timeout=30_000)
-            assert shown["commitment"] in await playing.text_content()
+            noted = await playing.text_content()
+            assert noted is not None
+            assert shown["commitment"] in noted
             assert await results.first.text_content() == "the log holds no finished hand yet"
             await _play_to_the_end(http, room, tokens)
             await page.goto("about:blank")
@@ -390,6 +394,7 @@ async def test_the_page_notes_the_commitment_during_play(
             await page.click("button[type=submit]")
             await results.last.filter(has_text="VERIFICATION FAILED").wait_for(timeout=30_000)
             first = await results.first.text_content()
+            assert first is not None
             assert "commitment mismatch" in first and shown["commitment"] in first
         finally:
             await browser.close()

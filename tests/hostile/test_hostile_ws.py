@@ -45,7 +45,9 @@ def _random_frame(rng: random.Random) -> Any:
         frame = frame if isinstance(frame, dict) else {}
         frame["type"] = rng.choice(["move", "vote", "teleport", 7, None, "MOVE"])
         if frame["type"] == "move" and rng.random() < 0.6:
-            move = frame.get("move") if isinstance(frame.get("move"), dict) else {}
+            move = frame.get("move")
+            if not isinstance(move, dict):
+                move = {}
             move["type"] = rng.choice(["draw", "meld", "layoff", "swap", "discard", "pass"])
             frame["move"] = move
     return frame
