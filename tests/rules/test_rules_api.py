@@ -215,7 +215,7 @@ def test_determinize_checks_card_conservation() -> None:
     seat = s.turn
     view = rules.seat_view(s, seat)
     other = 1 - seat
-    others = [[], []]
+    others: list[list[str]] = [[], []]
     others[other] = list(s.hands[other])
     bad = list(others)
     bad[other] = [*s.hands[other][:-1], s.hands[seat][0]]

@@ -56,8 +56,10 @@ def test_every_listed_move_on_a_meld_rich_hand_is_accepted(variant: str, seed: i
             after = rules.apply(s, 0, move)
             if move.type == "meld" and variant == "rummy51" and not s.opened[0]:
                 left = len(after.hands[0])
+                opening = rules.get_variant(variant).opening_values
+                assert opening is not None
                 value = sum(
-                    rules.get_variant(variant).opening_values[c[0]]  # type: ignore[index]
+                    opening[c[0]]
                     for m in after.melds[len(s.melds):] for c in m.stands_for
                 )  # fmt: skip
                 assert value >= 51 or left == 1

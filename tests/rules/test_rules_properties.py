@@ -49,7 +49,8 @@ def _check_views(state: rules.GameState) -> None:
         assert view.hand_counts == tuple(len(h) for h in state.hands)
         if state.hand_result is None:
             assert view.hand_result is None
-            public = set(view.hand) | {c for m in view.melds for c in m.cards + m.stands_for}
+            public: set[str | None] = set(view.hand)
+            public |= {c for m in view.melds for c in m.cards + m.stands_for}
             public |= {view.discard_top, view.drawn_from_discard, "JK"}
             if view.last_move is not None:
                 public |= set(CODE.findall(str(view.last_move.model_dump_json())))
@@ -177,9 +178,9 @@ def _fast_hand(variant: str, players: int, seed: int) -> None:
         seen = Counter(c for h in g.hands for c in h)
         seen.update(g.stock)
         seen.update(g.discard)
-        for m in g.melds:
-            seen.update(m.cards)
-            read_meld(m.cards, g.r.ace_high, g.r.distinct)
+        for meld in g.melds:
+            seen.update(meld.cards)
+            read_meld(meld.cards, g.r.ace_high, g.r.distinct)
         assert seen == pack
     assert g.hand_result is not None
 

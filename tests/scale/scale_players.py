@@ -128,7 +128,7 @@ class SeatSocket:
                 got = frame["state"]["version"]
                 assert got <= version, f"seat {self.seat} skipped from <{version} to {got}"
                 if got == version:
-                    state: dict[str, Any] = frame["state"]
+                    state = frame["state"]
                     return state
 
     async def presence_until(self, check: Any) -> list[dict[str, Any]]:
