@@ -122,14 +122,13 @@ class Hub:
     async def away_since(self, room: str) -> dict[int, datetime]:
         """When each seat without a socket lost its last one. A seat that never had a socket
         (in this hub's memory) has no mark: it is not away, only not there yet."""
-        present = await self.presence(room)
-        return {s: t for s, t in self._away.get(room, {}).items() if s not in present}
+        return away_of(self._away.get(room, {}), await self.presence(room))
 
     def presence_now(self, room: str) -> tuple[set[int], dict[int, datetime]] | None:
         """`presence` and `away_since` if this process knows them without a read, else None
         (the room's fan-out then waits for them in a task). In-process: always known."""
         present = self._present(room)
-        return present, {s: t for s, t in self._away.get(room, {}).items() if s not in present}
+        return present, away_of(self._away.get(room, {}), present)
 
     async def claim(self, key: str, seconds: float) -> bool:
         """Whether this process holds `key` (a computer turn: `app.standin.turn_claim`): in
@@ -142,6 +141,11 @@ class Hub:
 
     def _present(self, room: str) -> set[int]:
         return {seat for seat, n in self._connections.get(room, {}).items() if n > 0}
+
+
+def away_of(marks: dict[int, datetime], present: set[int]) -> dict[int, datetime]:
+    """The away marks of the seats not present: a seat back on a socket is not away."""
+    return {s: t for s, t in marks.items() if s not in present}
 
 
 def create_hub(redis_url: str | None) -> Hub:

@@ -40,7 +40,7 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from app.hub import Event, Hub
+from app.hub import Event, Hub, away_of
 
 log = logging.getLogger("rummy.redis_hub")
 
@@ -271,7 +271,7 @@ class RedisHub(Hub):
                     self._away_cache[room] = (now, marks)
         else:
             marks = cached[1]
-        return {s: t for s, t in marks.items() if s not in present}
+        return away_of(marks, present)
 
     def presence_now(self, room: str) -> tuple[set[int], dict[int, datetime]] | None:
         """`presence` and `away_since` while both reads are fresh in this process's cache,
@@ -282,7 +282,7 @@ class RedisHub(Hub):
         if time.monotonic() - min(seats[0], marks[0]) >= PRESENCE_CACHE_SECONDS:
             return None
         present = set(seats[1])
-        return present, {s: t for s, t in marks[1].items() if s not in present}
+        return present, away_of(marks[1], present)
 
     async def claim(self, key: str, seconds: float) -> bool:
         """Whether this process holds `key`: it claimed it first in the last `seconds`, now

@@ -137,16 +137,19 @@ class RoomService:
         Raises RoomNotFound, RoomExpired."""
         cache = self.snapshots
         snap = await (cache.reload(room_id) if fresh else cache.get(room_id))
-        if self.clock() - snap.active_at > self.ttl:
+        if self._expired(snap):
             raise RoomExpired(f"room {room_id} expired after {self.settings.room_ttl_days:g} days")
         return snap
 
     def cached(self, room_id: str) -> Snapshot | None:
         """The room if it is cached and unexpired, else None: `snapshot` reads or raises."""
         snap = self.snapshots.peek(room_id)
-        if snap is None or self.clock() - snap.active_at > self.ttl:
+        if snap is None or self._expired(snap):
             return None
         return snap
+
+    def _expired(self, snap: Snapshot) -> bool:
+        return self.clock() - snap.active_at > self.ttl
 
     async def current(self, room_id: str) -> Snapshot:
         """The room as the database has it now: the cached snapshot if its mark is still

@@ -85,9 +85,8 @@ class SnapshotCache:
         """
         snap: Snapshot | None = None
         for _ in range(MAX_LOADS):
-            cached = self._entries.get(room)
+            cached = self.peek(room)
             if cached is not None:
-                self._entries.move_to_end(room)
                 return cached
             future, started = self._loading.get(room) or self._start_load(room)
             snap = await asyncio.shield(future)

@@ -6,8 +6,8 @@ wakes the room's task, which reads the snapshot and the presence once, takes eac
 view text from the snapshot (built once per seat and version, `app.views.view_text`) and
 puts the finished frame text in each socket's `Outbox`. When the room is cached and the hub
 knows its presence without a read (a move in one process), the event does that work at once,
-without the task. A socket that fell behind holds
-only the newest: its slot is overwritten, so a thousand events cost it one send.
+without the task. A socket that fell behind holds only the newest: its slot is overwritten,
+so a thousand events cost it one send.
 
 Before, every socket's writer read the snapshot, the presence (a Redis read with several
 processes) and the clock on its own after every move.
