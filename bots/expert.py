@@ -482,14 +482,4 @@ class ExpertStrategy:
             gain = len(spare) - len(sp.leftovers(_without(hand, [card]) + [JOKER]))
             if best is None or gain > best[0]:
                 best = (gain, m)
-        if best is not None:
-            return best[1]
-        return None
-        sp = splitter_for(view.variant)
-        hand = know.hand
-        now_left = len(sp.leftovers(hand))
-        for m in swaps:
-            after = _without(hand, [fast.code_to_int(m.card)]) + [JOKER]
-            if len(sp.leftovers(after)) < now_left - 1:
-                return m
-        return None
+        return None if best is None else best[1]
