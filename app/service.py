@@ -751,4 +751,6 @@ def _mark_hands(snap: Snapshot, entry: Commit) -> Commit:
             new_hand = rules.hand_start(entry.state).model_dump_json()
     # A hand ends when it is scored, or when a new match abandons it halfway.
     ended = was_playing and (after.phase not in PLAYING or new_hand is not None)
+    if ended == entry.hand_ended and new_hand == entry.new_hand_start:
+        return entry  # a move within a hand, nearly every entry: no copy (2.7 us each)
     return replace(entry, hand_ended=ended, new_hand_start=new_hand)

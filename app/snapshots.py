@@ -143,11 +143,12 @@ class SnapshotCache:
     def put(self, snap: Snapshot) -> None:
         """Record a snapshot this process just committed (never replaces a newer one)."""
         cached = self._entries.get(snap.id)
+        mark = mark_of(snap)
         # Of two at one version, the one with more seats taken is the newer (a join).
-        if cached is None or mark_of(cached) <= mark_of(snap):
+        if cached is None or mark_of(cached) <= mark:
             self._generation[snap.id] = self._generation.get(snap.id, 0) + 1
             self._store(snap)
-        self._learn(snap.id, mark_of(snap))
+        self._learn(snap.id, mark)
 
     def forget(self, room: str) -> None:
         self._generation[room] = self._generation.get(room, 0) + 1
