@@ -62,6 +62,7 @@ from app.views import (
     RecentMoves,
     RoomView,
     build_view,
+    carry_seat_infos,
     view_text,
 )
 from bots.explain import explain
@@ -538,17 +539,17 @@ class RoomService:
             raise await self._stale(snap.id, entry.seat, "another move was applied first") from None
         hand_seq = snap.hand_seq + (1 if entry.new_hand_start is not None else 0)
         seats = snap.seats if entry.seats is None else entry.seats
-        self.snapshots.put(
-            replace(
-                snap,
-                version=version,
-                state=entry.state,
-                hand_seq=hand_seq,
-                active_at=now,
-                seats=seats,
-                turn_deadline=entry.turn_deadline,
-            )
+        after = replace(
+            snap,
+            version=version,
+            state=entry.state,
+            hand_seq=hand_seq,
+            active_at=now,
+            seats=seats,
+            turn_deadline=entry.turn_deadline,
         )
+        carry_seat_infos(snap, after)
+        self.snapshots.put(after)
         # The event carries what changed, so other processes (RedisHub) update their cached
         # snapshot of this room instead of reading it back from the database.
         event = {

@@ -78,6 +78,15 @@ def seat_infos(snap: Snapshot, presence: Presence) -> tuple[SeatInfo, ...]:
     return infos
 
 
+def carry_seat_infos(before: Snapshot, after: Snapshot) -> None:
+    """Lend `after` the seat infos `before` made, when its seats are `before`'s very seats:
+    they depend on nothing else but the presence, and a move seldom changes a seat."""
+    if after.seats is before.seats:
+        for key, infos in before.views.items():
+            if key[0] == "seats":
+                after.views.setdefault(key, infos)
+
+
 def _presence_key(presence: Presence) -> tuple[frozenset[int], tuple[tuple[int, datetime], ...]]:
     connected, away = presence
     return frozenset(connected), tuple(sorted(away.items()))
