@@ -81,47 +81,7 @@ class Splitter:
         counts = [0] * fast.N_CODES
         for c in key:
             counts[c] += 1
-        cost = self.cost
-        inner: dict[bytes, tuple[int, tuple[Combo, ...]]] = {}
-
-        def solve() -> tuple[int, tuple[Combo, ...]]:
-            k = bytes(counts)
-            got = inner.get(k)
-            if got is not None:
-                return got
-            first = -1
-            for c in range(fast.JOKER):
-                if counts[c]:
-                    first = c
-                    break
-            if first < 0:
-                res: tuple[int, tuple[Combo, ...]] = (counts[JOKER] * cost[JOKER], ())
-                inner[k] = res
-                return res
-            counts[first] -= 1
-            sub = solve()
-            counts[first] += 1
-            res = (sub[0] + cost[first], sub[1])
-            for cm in by_first.get(first, ()):
-                if cm.jokers > counts[JOKER]:
-                    continue
-                ok = True
-                for c in cm.naturals:
-                    counts[c] -= 1
-                    if counts[c] < 0:
-                        ok = False
-                if ok:
-                    counts[JOKER] -= cm.jokers
-                    sub = solve()
-                    counts[JOKER] += cm.jokers
-                    if sub[0] < res[0] or (sub[0] == res[0] and len(sub[1]) + 1 < len(res[1])):
-                        res = (sub[0], (cm,) + sub[1])
-                for c in cm.naturals:
-                    counts[c] += 1
-            inner[k] = res
-            return res
-
-        result = solve()
+        result = _SplitSearch(counts, by_first, self.cost).solve()
         self._memo[key] = result
         return result
 
@@ -135,6 +95,59 @@ class Splitter:
             for c in cm.layout:
                 rest.remove(c)
         return rest
+
+
+class _SplitSearch:
+    """`Splitter.best`'s search over the cards left to place, memoized by what is left. A
+    class rather than a recursive closure: a closure that calls itself holds itself, and
+    every split was left to the cyclic collector (a bot splits hands thousands of times a
+    decision; the collections took a tenth of a tournament's time)."""
+
+    __slots__ = ("counts", "by_first", "cost", "inner")
+
+    def __init__(
+        self, counts: list[int], by_first: dict[int, list[Combo]], cost: Sequence[int]
+    ) -> None:
+        self.counts, self.by_first, self.cost = counts, by_first, cost
+        self.inner: dict[bytes, tuple[int, tuple[Combo, ...]]] = {}
+
+    def solve(self) -> tuple[int, tuple[Combo, ...]]:
+        counts, cost, inner = self.counts, self.cost, self.inner
+        k = bytes(counts)
+        got = inner.get(k)
+        if got is not None:
+            return got
+        first = -1
+        for c in range(fast.JOKER):
+            if counts[c]:
+                first = c
+                break
+        if first < 0:
+            res: tuple[int, tuple[Combo, ...]] = (counts[JOKER] * cost[JOKER], ())
+            inner[k] = res
+            return res
+        counts[first] -= 1
+        sub = self.solve()
+        counts[first] += 1
+        res = (sub[0] + cost[first], sub[1])
+        for cm in self.by_first.get(first, ()):
+            if cm.jokers > counts[JOKER]:
+                continue
+            ok = True
+            for c in cm.naturals:
+                counts[c] -= 1
+                if counts[c] < 0:
+                    ok = False
+            if ok:
+                counts[JOKER] -= cm.jokers
+                sub = self.solve()
+                counts[JOKER] += cm.jokers
+                if sub[0] < res[0] or (sub[0] == res[0] and len(sub[1]) + 1 < len(res[1])):
+                    res = (sub[0], (cm,) + sub[1])
+            for c in cm.naturals:
+                counts[c] += 1
+        inner[k] = res
+        return res
 
 
 def layoff_cards(meld: rules.TableMeld, v: FastRules) -> set[int]:

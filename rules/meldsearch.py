@@ -136,31 +136,41 @@ def opening_combos(
     bound = sum(10 * cnt[c] for c in covered if c != JOKER) + 10 * jk
     if bound < need or len(singles) < 2:
         return []
-    found: list[tuple[tuple[int, ...], ...]] = []
-    order = sorted(singles, key=lambda cv: -cv[1])
-    nodes = 0
+    search = _OpeningSearch(sorted(singles, key=lambda cv: -cv[1]), cnt, need)
+    search.dfs(0, [], 0)
+    return search.found
 
-    def dfs(start: int, chosen: list[tuple[int, ...]], total: int) -> None:
-        nonlocal nodes
+
+class _OpeningSearch:
+    """`opening_combos`' depth-first search. A class rather than a recursive closure: a
+    closure that calls itself holds itself, and every search was left to the cyclic
+    collector (bot and view code runs it thousands of times a second)."""
+
+    __slots__ = ("order", "cnt", "need", "found", "nodes")
+
+    def __init__(self, order: list[Cand], cnt: list[int], need: int) -> None:
+        self.order, self.cnt, self.need = order, cnt, need
+        self.found: list[tuple[tuple[int, ...], ...]] = []
+        self.nodes = 0
+
+    def dfs(self, start: int, chosen: list[tuple[int, ...]], total: int) -> None:
+        order, cnt, found = self.order, self.cnt, self.found
         for pos in range(start, len(order)):
-            if len(found) >= MAX_OPENING_COMBOS or nodes >= MAX_SEARCH_NODES:
+            if len(found) >= MAX_OPENING_COMBOS or self.nodes >= MAX_SEARCH_NODES:
                 return
             cards, value = order[pos]
             if not _take(cnt, cards):
                 continue
-            nodes += 1
+            self.nodes += 1
             t = total + value
-            if t >= need:
+            if t >= self.need:
                 if chosen:
                     found.append((*chosen, cards))
             elif len(chosen) < 3:
                 chosen.append(cards)
-                dfs(pos + 1, chosen, t)
+                self.dfs(pos + 1, chosen, t)
                 chosen.pop()
             _put(cnt, cards)
-
-    dfs(0, [], 0)
-    return found
 
 
 def rummy_partitions(
@@ -176,14 +186,26 @@ def rummy_partitions(
     for cards, _ in singles:
         for c in set(cards):
             by_card.setdefault(c, []).append(cards)
-    found: list[tuple[tuple[int, ...], ...]] = []
-    nodes = 0
+    search = _RummySearch(by_card, cnt)
+    search.dfs([], n_cards, False)
+    return search.found
 
-    def dfs(chosen: list[tuple[int, ...]], left: int, spare: bool) -> None:
-        nonlocal nodes
-        if len(found) >= MAX_RUMMY_PARTITIONS or nodes >= MAX_SEARCH_NODES:
+
+class _RummySearch:
+    """`rummy_partitions`' depth-first search (a class for the reason `_OpeningSearch` is)."""
+
+    __slots__ = ("by_card", "cnt", "found", "nodes")
+
+    def __init__(self, by_card: dict[int, list[tuple[int, ...]]], cnt: list[int]) -> None:
+        self.by_card, self.cnt = by_card, cnt
+        self.found: list[tuple[tuple[int, ...], ...]] = []
+        self.nodes = 0
+
+    def dfs(self, chosen: list[tuple[int, ...]], left: int, spare: bool) -> None:
+        cnt, found = self.cnt, self.found
+        if len(found) >= MAX_RUMMY_PARTITIONS or self.nodes >= MAX_SEARCH_NODES:
             return
-        nodes += 1
+        self.nodes += 1
         if left == (0 if spare else 1):
             if chosen:
                 found.append(tuple(chosen))
@@ -191,16 +213,13 @@ def rummy_partitions(
         if left <= 0:
             return  # every card melded: not going rummy (one card must be discarded)
         first = next(c for c in range(53) if cnt[c])
-        for cards in by_card.get(first, ()):
+        for cards in self.by_card.get(first, ()):
             if _take(cnt, cards):
                 chosen.append(cards)
-                dfs(chosen, left - len(cards), spare)
+                self.dfs(chosen, left - len(cards), spare)
                 chosen.pop()
                 _put(cnt, cards)
         if not spare:
             cnt[first] -= 1
-            dfs(chosen, left - 1, True)
+            self.dfs(chosen, left - 1, True)
             cnt[first] += 1
-
-    dfs([], n_cards, False)
-    return found

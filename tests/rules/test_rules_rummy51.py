@@ -75,6 +75,18 @@ def test_opening_must_total_51_with_a_joker_worth_the_card_it_stands_for() -> No
     assert s2.melds[0].stands_for == ("TS", "JS", "QS")
 
 
+def test_legal_moves_offer_an_opening_of_exactly_51_in_two_melds() -> None:
+    hand = ["2S", "JK", "4S", "TH", "JH", "QH", "KH", "TS", "QS", "6D", "7D", "8D", "9C"]
+    s = play(game(V, [hand, ["3C"]], ["9D"]), 0, draw())
+    openings = {
+        tuple(sorted(tuple(sorted(cards)) for cards in m.melds))
+        for m in rules.legal_moves(rules.seat_view(s, 0))
+        if isinstance(m, rules.Meld)
+    }
+    # 10-J-Q of hearts and 6-7-8 of diamonds: 30 + 21, the least that opens.
+    assert (("6D", "7D", "8D"), ("JH", "QH", "TH")) in openings
+
+
 def test_a_single_meld_of_51_opens() -> None:
     s = game(V, [["9H", "TH", "JH", "QH", "KH", "AH", "2C"], ["3C"]], ["9D"])
     s = play(s, 0, draw())
