@@ -21,6 +21,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import cProfile
+import gc
 import os
 import pstats
 import random
@@ -33,6 +34,20 @@ from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+
+def _collector_clock(spent: list[float]) -> Callable[[str, dict[str, Any]], None]:
+    """A `gc.callbacks` entry that adds the collector's time (every generation) to
+    `spent[0]`."""
+    started = [0.0]
+
+    def clock(phase: str, info: dict[str, Any]) -> None:
+        if phase == "start":
+            started[0] = time.thread_time()
+        else:
+            spent[0] += time.thread_time() - started[0]
+
+    return clock
 
 
 def _timed(owner: Any, name: str, spent: list[float]) -> None:
@@ -114,6 +129,8 @@ async def _measure(args: argparse.Namespace, url: str) -> dict[str, float]:
         for _ in range(3):  # warm: caches, the first commits
             await play_round()
         views[0] = 0.0
+        collector = [0.0]
+        gc.callbacks.append(_collector_clock(collector))
         profile = cProfile.Profile() if args.profile else None
         moves, cpu = 0, 0.0
         if profile:
@@ -124,7 +141,12 @@ async def _measure(args: argparse.Namespace, url: str) -> dict[str, float]:
         if profile:
             profile.disable()
             pstats.Stats(profile).sort_stats("tottime").print_stats(30)
-    return {"moves": moves, "cpu_us_per_move": cpu / moves * 1e6, "views_share": views[0] / cpu}
+    return {
+        "moves": moves,
+        "cpu_us_per_move": cpu / moves * 1e6,
+        "views_share": views[0] / cpu,
+        "collector_share": collector[0] / cpu,
+    }
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -141,7 +163,8 @@ def main(argv: list[str] | None = None) -> None:
     print(
         f"{args.variant}-{args.players}, {args.rooms} rooms: {r['moves']} moves, "
         f"{r['cpu_us_per_move']:.1f} us of CPU per move, "
-        f"{100 * r['views_share']:.0f}% of it in the fan-out (every seat's view)"
+        f"{100 * r['views_share']:.0f}% of it in the fan-out (every seat's view), "
+        f"{100 * r['collector_share']:.0f}% in the garbage collector"
     )
 
 
