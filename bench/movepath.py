@@ -7,7 +7,8 @@ every move, as for a room whose seats all have a socket), and plays rounds: each
 chooses one move per room (greedy from the seat view, not timed) and then plays them all
 at once with `RoomService.play`, so that the group commit batches them as under load.
 Prints the process's CPU time (every thread: the loop, the SQLite writer) per move over
-the timed rounds, and the share of it spent building the rooms' views.
+the timed rounds, and the shares of it spent building the rooms' views and collecting
+garbage (only while the moves are played: choosing them is not timed).
 
     .venv/bin/python bench/movepath.py [--rooms 200] [--players 3] [--rounds 15] [--profile]
 
@@ -22,7 +23,6 @@ import argparse
 import asyncio
 import cProfile
 import gc
-import os
 import pstats
 import random
 import shutil
@@ -86,8 +86,9 @@ async def _measure(args: argparse.Namespace, url: str) -> dict[str, float]:
     engine = create_engine(url)
     await migrate.upgrade(engine)
     await engine.dispose()
-    views = [0.0]
+    views, collector = [0.0], [0.0]
     _timed(Audience, "_send", views)  # a move's fan-out: each seat's view, made and queued
+    gc.callbacks.append(_collector_clock(collector))
     app = create_app(Settings(database_url=url, rate_limit_enabled=False))
     async with app.router.lifespan_context(app):
         service, fanout = app.state.service, app.state.fanout
@@ -110,7 +111,9 @@ async def _measure(args: argparse.Namespace, url: str) -> dict[str, float]:
                 fanout.join(room, seat, outbox)
         strategy, rng = get_strategy("greedy"), random.Random(args.seed)
 
-        async def play_round() -> tuple[int, float]:
+        async def play_round() -> tuple[int, float, float, float]:
+            """Play a move in every room; returns the moves and, for the moves alone (not
+            the choosing, nor a vote that deals), the CPU, the views' and the collector's."""
             todo = []
             for room in rooms:
                 snap = await service.snapshot(room)
@@ -122,30 +125,33 @@ async def _measure(args: argparse.Namespace, url: str) -> dict[str, float]:
                 view = rules.seat_view(state, state.turn)
                 move = strategy.choose(view, list(rules.legal_moves(view)), rng)
                 todo.append(service.play(room, state.turn, move, snap.version))
-            started = time.process_time()
+            started, in_views, in_collector = time.process_time(), views[0], collector[0]
             await asyncio.gather(*todo)
-            return len(todo), time.process_time() - started
+            return (
+                len(todo),
+                time.process_time() - started,
+                views[0] - in_views,
+                collector[0] - in_collector,
+            )
 
         for _ in range(3):  # warm: caches, the first commits
             await play_round()
-        views[0] = 0.0
-        collector = [0.0]
-        gc.callbacks.append(_collector_clock(collector))
         profile = cProfile.Profile() if args.profile else None
-        moves, cpu = 0, 0.0
+        moves, cpu, in_views, in_collector = 0, 0.0, 0.0, 0.0
         if profile:
             profile.enable()
         for _ in range(args.rounds):
-            n, spent = await play_round()
+            n, spent, viewing, collecting = await play_round()
             moves, cpu = moves + n, cpu + spent
+            in_views, in_collector = in_views + viewing, in_collector + collecting
         if profile:
             profile.disable()
             pstats.Stats(profile).sort_stats("tottime").print_stats(30)
     return {
         "moves": moves,
         "cpu_us_per_move": cpu / moves * 1e6,
-        "views_share": views[0] / cpu,
-        "collector_share": collector[0] / cpu,
+        "views_share": in_views / cpu,
+        "collector_share": in_collector / cpu,
     }
 
 
@@ -158,7 +164,6 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1, help="the greedy players' choices")
     parser.add_argument("--profile", action="store_true", help="also print a cProfile summary")
     args = parser.parse_args(argv)
-    os.environ.setdefault("RUMMY_LOG_LEVEL", "warning")
     r = asyncio.run(run(args))
     print(
         f"{args.variant}-{args.players}, {args.rooms} rooms: {r['moves']} moves, "
