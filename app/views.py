@@ -42,6 +42,9 @@ class RoomView(rules.SeatView):
     )
 
 
+# The first part of the key under which a snapshot keeps its seat infos.
+_SEAT_INFOS = "seats"
+
 # Views one snapshot keeps (app/persist/records.py `Snapshot.views`): a seat's and a
 # spectator's for the last few presences.
 VIEWS_PER_SNAPSHOT = 32
@@ -55,7 +58,7 @@ Presence = tuple[set[int], dict[int, datetime]]
 def seat_infos(snap: Snapshot, presence: Presence) -> tuple[SeatInfo, ...]:
     """The seats as every view of `snap` shows them (made once per snapshot and presence:
     each seat's view holds them)."""
-    key = ("seats", *_presence_key(presence))
+    key = (_SEAT_INFOS, *_presence_key(presence))
     found = snap.views.get(key)
     if found is not None:
         return cast(tuple[SeatInfo, ...], found)
@@ -83,7 +86,7 @@ def carry_seat_infos(before: Snapshot, after: Snapshot) -> None:
     they depend on nothing else but the presence, and a move seldom changes a seat."""
     if after.seats is before.seats:
         for key, infos in before.views.items():
-            if key[0] == "seats":
+            if key[0] == _SEAT_INFOS:
                 after.views.setdefault(key, infos)
 
 
