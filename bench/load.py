@@ -67,6 +67,8 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from pydantic_core import from_json
+
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
@@ -230,6 +232,7 @@ class Child:
         self.progress: dict[str, tuple[int, float, str]] = {}
         self.stalled: set[str] = set()
         self.rooms_not_made = 0
+        self.seat_tasks: dict[str, list[asyncio.Task[None]]] = {}
         self.stopping = False
         self.finish_deadline = 0.0
         seed = args.seed * 1000 + index
@@ -348,13 +351,19 @@ class Child:
             if self.stopping and time.perf_counter() > self.finish_deadline:
                 return last_version
             try:
-                # Long waits while playing (few timers across hundreds of seats); short ones
-                # once the run ends, to notice the finish deadline.
-                raw = await asyncio.wait_for(ws.recv(), timeout=0.5 if self.stopping else 5.0)
+                if self.stopping:
+                    # Short waits once the run ends, to notice the finish deadline.
+                    raw = await asyncio.wait_for(ws.recv(), timeout=0.5)
+                else:
+                    # No timer while playing: a wait_for is a task per frame, and the
+                    # clients' CPU comes off the server's on a two-core machine. A room in
+                    # play sends a frame after every move; the stop ends the seats of the
+                    # rooms that have none to send (`_end_idle_seats`).
+                    raw = await ws.recv()
             except TimeoutError:
                 continue
             now = time.perf_counter()
-            msg = json.loads(raw)
+            msg = from_json(raw)
             kind = msg.get("type")
             if kind == "error":
                 error = msg.get("error", {})
@@ -423,6 +432,15 @@ class Child:
         seen = self.progress.get(room_id)
         if seen is None or state["version"] > seen[0]:
             self.progress[room_id] = (state["version"], now, state["phase"])
+
+    def _end_idle_seats(self) -> None:
+        """At the stop: end the seats of the rooms between hands. They wait for a frame
+        without a timer (`_play`) and their room sends none now that nobody votes."""
+        for room_id, seats in self.seat_tasks.items():
+            seen = self.progress.get(room_id)
+            if seen is None or seen[2] not in PLAYING:
+                for task in seats:
+                    task.cancel()
 
     def find_stalls(self, now: float) -> None:
         """Rooms in a hand whose version has not moved for `--stall-seconds`: a room whose
@@ -573,9 +591,11 @@ class Child:
 
         def launch(room: Room) -> None:
             self.rooms.append(room)
-            tasks.extend(
+            seats = [
                 asyncio.create_task(self.seat_loop(room, seat)) for seat in range(room.players)
-            )
+            ]
+            self.seat_tasks[room.id] = seats
+            tasks.extend(seats)
 
         async def make(n: int, players: int) -> Room | None:
             async with gate:
@@ -611,8 +631,12 @@ class Child:
         gc.collect()
         gc.freeze()
         gc.disable()
+        await asyncio.sleep(self.window_start - time.perf_counter())
+        cpu_start = time.process_time()
         await asyncio.sleep(self.window_end - time.perf_counter())
+        cpu_window = time.process_time() - cpu_start
         self.stopping = True
+        self._end_idle_seats()
         self.finish_deadline = time.perf_counter() + self.args.finish_timeout
         await asyncio.wait(tasks, timeout=self.args.finish_timeout + 10)
         gc.enable()
@@ -646,6 +670,7 @@ class Child:
             else None,
             "stalled": len(self.stalled),
             "rooms_not_made": self.rooms_not_made,
+            "cpu_window": cpu_window,
             # On the wall clock, so the parent can read the server's CPU over the same span.
             "window": [wall(self.window_start), wall(self.window_end)],
         }
@@ -1125,6 +1150,13 @@ def main() -> int:
             print("all connected in  never: some sockets got no state")
     if meter is not None:
         report_server(meter, results, acked, summary, args.warmup)
+    clients_cpu = sum(r["cpu_window"] for r in results)
+    summary["clients_cpu_us_per_move"] = round(clients_cpu / acked * 1e6, 1) if acked else None
+    print(
+        f"clients CPU       {clients_cpu:.2f} s over the window in {len(results)} processes: "
+        f"{summary['clients_cpu_us_per_move']} µs per acknowledged move "
+        f"({clients_cpu / args.duration:.3f} of a core, taken from the machine the server runs on)"
+    )
     for line in log_errors[:5]:
         print(f"  server log: {line}")
     # A room a socket saw go back, a client error, a log that repeats, a server error, a
