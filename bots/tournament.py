@@ -147,11 +147,9 @@ def play_match(
     hands = 0
     while True:
         public = rules.seat_view(state, 0)
-        if public.phase == "match_over":
-            for w in public.match_winner or ():
-                stats[owner[w]].matches_won += 1
-            break
-        if public.phase == "hand_over":
+        if public.phase in ("hand_over", "match_over"):
+            # The hand that ends the match counts like any other (it once did not: its
+            # points, often the most of the match, and its winner went uncounted).
             hands += 1
             result = public.hand_result
             for s in range(n):
@@ -160,6 +158,10 @@ def play_match(
                     stats[owner[s]].points += result.points[s]
             if result is not None and result.winner is not None and result.reason == "out":
                 stats[owner[result.winner]].hands_won += 1
+            if public.phase == "match_over":
+                for w in public.match_winner or ():
+                    stats[owner[w]].matches_won += 1
+                break
             if hands >= MAX_HANDS:
                 break
             for s in voters:
@@ -265,15 +267,18 @@ def summarise(
 def format_table(variant: str, summary: dict[str, dict[str, Any]]) -> str:
     scoring = "penalty points" if variant == "rummy51" else "points scored"
     lines = [
-        f"{'player':<10} {'matches won':>12} {'win rate':>9} {'95% CI':>17} {'hands won':>10} "
+        f"{'player':<10} {'matches won':>12} {'win rate':>9} {'95% CI':>17} {'hands won':>17} "
         f"{'mean ' + scoring + '/hand':>27} {'median decision':>16} {'p95 decision':>13}"
     ]
     for label, s in summary.items():
         won = s["matches_won"]
         won_txt = f"{won:g}/{s['matches']}"
         ci = f"[{s['ci95'][0]:.3f}, {s['ci95'][1]:.3f}]"
+        hands = s["hands"]
+        share = s["hands_won"] / hands if hands else 0.0
+        hands_txt = f"{s['hands_won']}/{hands} {share:.3f}"
         lines.append(
-            f"{label:<10} {won_txt:>12} {s['win_rate']:>9.3f} {ci:>17} {s['hands_won']:>10} "
+            f"{label:<10} {won_txt:>12} {s['win_rate']:>9.3f} {ci:>17} {hands_txt:>17} "
             f"{s['mean_points_per_hand']:>27.2f} {s['median_decision_ms']:>13.2f} ms"
             f" {s['p95_decision_ms']:>10.2f} ms"
         )

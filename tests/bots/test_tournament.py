@@ -37,6 +37,16 @@ def test_a_small_tournament_is_reproducible() -> None:
         assert KEYS <= s.keys()
 
 
+def test_the_hand_that_ends_a_match_is_counted() -> None:
+    # A rummy51 match ends after the hand that takes a penalty total to the limit (101):
+    # counted with its last hand, some player's points reach it.
+    for index in range(4):
+        stats = tournament.play_match("rummy51", ["greedy", "greedy"], seed=3, index=index)
+        assert max(s.points for s in stats) >= 101
+        assert stats[0].hands == stats[1].hands >= 1
+        assert sum(s.hands_won for s in stats) <= stats[0].hands
+
+
 @pytest.mark.parametrize(
     ("variant", "players"), [("basic", "expert,greedy,random"), ("rummy51", "expert,greedy")]
 )
