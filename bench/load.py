@@ -587,15 +587,12 @@ class Child:
         # Setup is not measured; a bounded number at a time keeps it from being a stampede.
         # A storm makes its rooms as fast as it can and connects each as soon as it is made.
         gate = asyncio.Semaphore(64 if self.args.storm else 16)
-        tasks: list[asyncio.Task[None]] = []
 
         def launch(room: Room) -> None:
             self.rooms.append(room)
-            seats = [
+            self.seat_tasks[room.id] = [
                 asyncio.create_task(self.seat_loop(room, seat)) for seat in range(room.players)
             ]
-            self.seat_tasks[room.id] = seats
-            tasks.extend(seats)
 
         async def make(n: int, players: int) -> Room | None:
             async with gate:
@@ -638,6 +635,7 @@ class Child:
         self.stopping = True
         self._end_idle_seats()
         self.finish_deadline = time.perf_counter() + self.args.finish_timeout
+        tasks = [task for seats in self.seat_tasks.values() for task in seats]
         await asyncio.wait(tasks, timeout=self.args.finish_timeout + 10)
         gc.enable()
         for task in tasks:
