@@ -148,8 +148,8 @@ def play_match(
     while True:
         public = rules.seat_view(state, 0)
         if public.phase in ("hand_over", "match_over"):
-            # The hand that ends the match counts like any other (it once did not: its
-            # points, often the most of the match, and its winner went uncounted).
+            # The hand that ends the match counts like any other: it is the one that takes
+            # a total to the limit.
             hands += 1
             result = public.hand_result
             for s in range(n):
