@@ -65,9 +65,9 @@ async () => {
 async def test_the_helpers_read_legal_and_the_variants(pages) -> None:
     page = await pages.page(path="/")
     await expect(page.locator("#lobby")).to_be_visible()
-    await page.wait_for_function(
-        "async () => (await import('/web/js/store.js')).store.variants.length > 0"
-    )
+    # The lobby's Create button is enabled once GET /api/variants has answered. (A predicate
+    # for wait_for_function must not be async: a Promise is truthy, so it would not wait.)
+    await expect(page.locator("#create")).to_be_enabled()
     r = await page.evaluate(SCRIPT)
     assert r["fromServer"]
     assert r["same"] is True and r["twice"] is False
