@@ -1,13 +1,13 @@
 """One task per room makes the frames that a change sends to the room's sockets in this
-process; each socket's writer only sends them.
+process; each socket's outbox only sends them (at once, or through its writer task).
 
 A hub event marks what each socket of the room wants (a view, the seats' presence) and
 wakes the room's task, which reads the snapshot and the presence once, takes each seat's
 view text from the snapshot (built once per seat and version, `app.views.view_text`) and
-puts the finished frame text in each socket's `Outbox`. When the room is cached and the hub
-knows its presence without a read (a move in one process), the event does that work at once,
-without the task. A socket that fell behind holds only the newest: its slot is overwritten,
-so a thousand events cost it one send.
+puts the finished frame text in each socket's `Outbox`. When the room is cached and the
+hub knows its presence without a read (a move in one process), the event does that work at
+once, without the task. A socket that fell behind holds only the newest: its slot is
+overwritten, so a thousand events cost it one send.
 
 Before, every socket's writer read the snapshot, the presence (a Redis read with several
 processes) and the clock on its own after every move.

@@ -8,18 +8,30 @@ thousand state events cost what one does), and the frames that must go out one b
 (error frames, pongs) wait in a queue of at most `limit`. One more means the client has
 stopped keeping up: the outbox is `behind` and the socket is closed with `CLOSE_BEHIND`,
 after which the client reconnects and the connect view resyncs it.
+
+While the socket's writer waits with nothing to send, news skip it: the fan-out sends them
+at once (`send_directly`), and a move wakes no task per socket. Measured on one SQLite
+process with 200 rooms (bench/load.py, six alternated pairs against the writer for
+everything), that gave 9% more moves a second at a lower p99 and 4.5% less CPU a move. A
+send that has to wait (the client's TCP window shut) is handed to the writer, which
+finishes it before anything else, and news wait in the slots again until it has.
 """
 
 from __future__ import annotations
 
 import asyncio
 from collections import deque
+from collections.abc import Callable, Coroutine
 from typing import Any, NamedTuple
 
 # 4409, "out of step": the client sent more than it read (4429 is the frame rate's).
 # Clients reconnect on it and resync from the view every connect sends (README, "Limits").
 CLOSE_BEHIND = 4409
 MAX_QUEUED_FRAMES = 64
+
+# Sends a frame's text now; returns None once it is sent, or what is left of a send that
+# had to wait (the client's TCP window shut), for the writer to finish first.
+SendNow = Callable[[str], Coroutine[Any, Any, None] | None]
 
 
 class Outbox:
@@ -33,21 +45,39 @@ class Outbox:
         self._presence: str | None = None
         self._failure: BaseException | None = None
         self._ready = asyncio.Event()
+        # The newest version sent: a room never goes back on screen.
+        self.sent = -1
+        # How news may skip the writer (`send_now`), and whether the writer waits with
+        # nothing left to send: only then does a frame sent at once keep the order.
+        self._send_now: SendNow | None = None
+        self._idle = False
+        self._rest: Coroutine[Any, Any, None] | None = None
+
+    def send_directly(self, send_now: SendNow) -> None:
+        """Let news go out at once through `send_now` while the writer has nothing to send:
+        a move's fan-out then wakes no writer task per socket."""
+        self._send_now = send_now
 
     def put_state(self, version: int, frame: str) -> None:
         """The newest state frame (text) of the room, of `version`: replaces one not sent."""
+        if version < self.sent:
+            return
+        if self._sent_now(frame):
+            self.sent = version
+            return
         self._state = (version, frame)
-        self._ready.set()
+        self._wake()
 
     def put_presence(self, frame: str) -> None:
         """The newest presence frame (text): replaces one not sent."""
-        self._presence = frame
-        self._ready.set()
+        if not self._sent_now(frame):
+            self._presence = frame
+            self._wake()
 
     def fail(self, failure: BaseException) -> None:
         """The room's news could not be made (an AppError is told, anything else closes)."""
         self._failure = failure
-        self._ready.set()
+        self._wake()
 
     def put(self, frame: dict[str, Any]) -> None:
         """Queue a frame, or mark the outbox `behind` when `limit` frames already wait."""
@@ -55,22 +85,51 @@ class Outbox:
             self.behind = True
         else:
             self._frames.append(frame)
+        self._wake()
+
+    def _wake(self) -> None:
+        self._idle = False
         self._ready.set()
+
+    def _sent_now(self, frame: str) -> bool:
+        """Whether `frame` went out (or started to) without the writer."""
+        if not self._idle or self._send_now is None:
+            return False
+        try:
+            rest = self._send_now(frame)
+        except Exception as exc:  # the client is gone: the writer ends the socket
+            self.fail(exc)
+            return True
+        if rest is not None:
+            self._rest = rest  # the writer finishes it before anything else
+            self._wake()
+        return True
+
+    def close(self) -> None:
+        """The socket is closing: a send begun at once and held back, which no writer will
+        finish now, is closed rather than left never awaited."""
+        rest, self._rest = self._rest, None
+        if rest is not None:
+            rest.close()
 
     def __len__(self) -> int:
         return len(self._frames)
 
     async def take(self) -> Taken:
         """Wait for something to send."""
+        if not self._ready.is_set():
+            self._idle = True
         await self._ready.wait()
+        self._idle = False
         self._ready.clear()
-        taken = Taken(list(self._frames), self._state, self._presence, self._failure)
+        taken = Taken(self._rest, list(self._frames), self._state, self._presence, self._failure)
         self._frames.clear()
-        self._state = self._presence = self._failure = None
+        self._rest = self._state = self._presence = self._failure = None
         return taken
 
 
 class Taken(NamedTuple):
+    rest: Coroutine[Any, Any, None] | None  # a frame sent at once whose send had to wait: first
     frames: list[dict[str, Any]]  # in order, before the news
     state: tuple[int, str] | None  # (version, frame text)
     presence: str | None  # frame text

@@ -5,7 +5,8 @@ A socket authenticates with `?token=` or, so that no URL carries the token, with
 frame `{"type": "auth", "token": "..."}` (API.md v1.1), sent within `AUTH_SECONDS`.
 
 Every frame for one socket goes through that socket's `Outbox` and one writer task, so
-frames never interleave and views arrive in version order. The room's fan-out
+frames never interleave and views arrive in version order; news skip the task only while
+it has nothing to send (`_send_now`). The room's fan-out
 (app/api/fanout.py) makes each change's frames once for all its sockets here and puts the
 newest in each outbox: a socket that fell behind skips straight to the newest view.
 The outbox is bounded (app/api/outbox.py): a client that sends without reading is closed
@@ -21,6 +22,8 @@ import asyncio
 import contextlib
 import json
 import logging
+from collections.abc import Coroutine
+from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
@@ -28,7 +31,7 @@ from pydantic import ValidationError
 import rules
 from app import standin
 from app.api.fanout import Audience, Fanout
-from app.api.outbox import CLOSE_BEHIND, Outbox
+from app.api.outbox import CLOSE_BEHIND, Outbox, SendNow
 from app.api.schemas import MoveRequest, VoteRequest
 from app.errors import (
     AppError,
@@ -95,6 +98,7 @@ async def room_socket(
             snap = await service.snapshot(room)
         fanout: Fanout = websocket.app.state.fanout
         audience = fanout.join(room, seat, outbox)  # its first view and presence come now
+        outbox.send_directly(_send_now(websocket))
         writer = asyncio.create_task(_write(websocket, outbox))
         if seat is not None:
             # The owner is back: a bot standing in stops before its next move.
@@ -124,6 +128,7 @@ async def room_socket(
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
+        outbox.close()
         if seat is not None:
             await service.hub.disconnect(room, seat)
     if outbox.behind:
@@ -233,11 +238,46 @@ async def _handle(
         raise error(f"{where}: {first['msg']}") from None
 
 
+def _send_now(websocket: WebSocket) -> SendNow:
+    """Sends a text frame without a task: the ASGI send runs to its end at once unless the
+    server holds it back (the client's TCP window shut); what is then left is returned."""
+
+    def send_now(text: str) -> Coroutine[Any, Any, None] | None:
+        send = websocket.send_text(text)
+        try:
+            waiting = send.send(None)
+        except StopIteration:
+            return None
+        except BaseException:
+            send.close()
+            raise
+        return _finish(send, waiting)
+
+    return send_now
+
+
+async def _finish(send: Coroutine[Any, Any, None], waiting: Any) -> None:
+    """Drive a send that `_send_now` began and that had to wait on `waiting` (a future)."""
+    try:
+        while True:
+            if isinstance(waiting, asyncio.Future):
+                await asyncio.wait((waiting,))  # the send reads its outcome itself
+            else:
+                await asyncio.sleep(0)  # a bare yield: it waits one turn of the loop
+            waiting = send.send(None)
+    except StopIteration:
+        return
+    except BaseException:
+        send.close()
+        raise
+
+
 async def _write(websocket: WebSocket, outbox: Outbox) -> None:
     """Send what the room's fan-out (app/api/fanout.py) and the reader put in `outbox`."""
-    sent = -1  # the newest version this socket was sent: a room never goes back on screen
     while True:
-        frames, state, presence, failure = await outbox.take()
+        rest, frames, state, presence, failure = await outbox.take()
+        if rest is not None:
+            await rest
         for frame in frames:
             await websocket.send_json(frame)
         if failure is not None:
@@ -246,8 +286,8 @@ async def _write(websocket: WebSocket, outbox: Outbox) -> None:
             await websocket.send_json({"type": "error", **error_payload(failure)[1]})
             await websocket.close(CLOSE_CODES.get(failure.status, 1008))
             return
-        if state is not None and state[0] >= sent:
-            sent = state[0]
+        if state is not None and state[0] >= outbox.sent:
+            outbox.sent = state[0]
             await websocket.send_text(state[1])
         if presence is not None:
             await websocket.send_text(presence)
