@@ -231,7 +231,10 @@ class Guards:
                     return {"type": "websocket.disconnect", "code": 1000}
                 if state["accepted"] and self.ws_idle > 0:
                     try:
-                        message = await asyncio.wait_for(receive(), self.ws_idle)
+                        # A timeout around the wait, not `wait_for`, which made a task of
+                        # every frame's receive.
+                        async with asyncio.timeout(self.ws_idle):
+                            message = await receive()
                     except TimeoutError:
                         return await close(WS_CLOSE_IDLE, "idle timeout")
                 else:

@@ -24,6 +24,8 @@ from collections import deque
 from collections.abc import Callable, Coroutine
 from typing import Any, NamedTuple
 
+from pydantic_core import to_json
+
 # 4409, "out of step": the client sent more than it read (4429 is the frame rate's).
 # Clients reconnect on it and resync from the view every connect sends (README, "Limits").
 CLOSE_BEHIND = 4409
@@ -40,7 +42,7 @@ class Outbox:
     def __init__(self, limit: int | None = None) -> None:
         self.limit = MAX_QUEUED_FRAMES if limit is None else limit
         self.behind = False
-        self._frames: deque[dict[str, Any]] = deque()
+        self._frames: deque[str] = deque()  # texts
         self._state: tuple[int, str] | None = None
         self._presence: str | None = None
         self._failure: BaseException | None = None
@@ -80,11 +82,15 @@ class Outbox:
         self._wake()
 
     def put(self, frame: dict[str, Any]) -> None:
-        """Queue a frame, or mark the outbox `behind` when `limit` frames already wait."""
+        """Send or queue a frame (compact JSON, as starlette's `send_json` wrote it), or mark
+        the outbox `behind` when `limit` frames already wait."""
+        text = to_json(frame).decode()
+        if self._sent_now(text):
+            return
         if len(self._frames) >= self.limit:
             self.behind = True
         else:
-            self._frames.append(frame)
+            self._frames.append(text)
         self._wake()
 
     def _wake(self) -> None:
@@ -130,7 +136,7 @@ class Outbox:
 
 class Taken(NamedTuple):
     rest: Coroutine[Any, Any, None] | None  # a frame sent at once whose send had to wait: first
-    frames: list[dict[str, Any]]  # in order, before the news
+    frames: list[str]  # texts, in order, before the news
     state: tuple[int, str] | None  # (version, frame text)
     presence: str | None  # frame text
     failure: BaseException | None

@@ -105,17 +105,20 @@ async def room_socket(
             with contextlib.suppress(AppError):  # else its first move ends it
                 await standin.end(service, room, seat, None, check=True)
         service.wake_bots(room, snap)
-        reader = asyncio.create_task(_read(websocket, service, room, seat, outbox, audience))
+        reading = _Reading()
+        reader = asyncio.create_task(
+            _read(websocket, service, room, seat, outbox, audience, reading)
+        )
         try:
             # Whichever ends first ends the socket: a reader waiting for a frame must not
             # keep open a socket whose writer died, or its client waits for views forever.
             await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
         finally:
             if not reader.done():
-                reader.cancel()
+                reading.stop(reader)
                 with contextlib.suppress(asyncio.CancelledError):
                     await reader
-        if not reader.cancelled():
+        if not reader.cancelled() and not reading.stopped:
             reader.result()  # the client left (raises) or fell behind (closed below)
         else:
             await _writer_ended(websocket, writer)
@@ -179,6 +182,24 @@ async def _auth_frame(websocket: WebSocket) -> str:
     return token
 
 
+class _Reading:
+    """Whether the reader is handling a frame, and the stop asked of it meanwhile.
+
+    A socket closing (its writer failed) must not cut a move short between its commit and
+    its publish, so a reader that is handling a frame is let finish it and then stops; one
+    waiting for the next frame is cancelled. (`asyncio.shield` did this with a task per
+    frame.)"""
+
+    def __init__(self) -> None:
+        self.busy = False
+        self.stopped = False
+
+    def stop(self, reader: asyncio.Task[None]) -> None:
+        self.stopped = True
+        if not self.busy:
+            reader.cancel()
+
+
 async def _read(
     websocket: WebSocket,
     service: RoomService,
@@ -186,9 +207,11 @@ async def _read(
     seat: int | None,
     outbox: Outbox,
     audience: Audience,
+    reading: _Reading,
 ) -> None:
-    """Handle the client's frames until it leaves (WebSocketDisconnect) or falls behind."""
-    while not outbox.behind:
+    """Handle the client's frames until it leaves (WebSocketDisconnect), falls behind or is
+    stopped (`_Reading`)."""
+    while not outbox.behind and not reading.stopped:
         message = await websocket.receive()
         if message["type"] == "websocket.disconnect":
             raise WebSocketDisconnect(message.get("code", 1000))
@@ -196,9 +219,11 @@ async def _read(
             text = message.get("text")
             if text is None:
                 raise InvalidRequest("frames are JSON text")
-            # Shielded: a socket closing (its writer failed) must not cut a move short
-            # between its commit and its publish.
-            await asyncio.shield(_handle(service, room, seat, text, outbox))
+            reading.busy = True
+            try:
+                await _handle(service, room, seat, text, outbox)
+            finally:
+                reading.busy = False
         except (AppError, rules.IllegalMove) as exc:
             _, body = error_payload(exc)
             body.pop("state", None)
@@ -279,7 +304,7 @@ async def _write(websocket: WebSocket, outbox: Outbox) -> None:
         if rest is not None:
             await rest
         for frame in frames:
-            await websocket.send_json(frame)
+            await websocket.send_text(frame)
         if failure is not None:
             if not isinstance(failure, AppError):
                 raise failure  # the socket closes 1011 (`_writer_ended`)

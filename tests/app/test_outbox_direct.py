@@ -60,11 +60,13 @@ async def test_news_go_out_at_once_while_the_writer_waits() -> None:
     outbox, writer = await _writer(sock)
     outbox.put_state(1, "state 1")
     outbox.put_presence("presence")
+    outbox.put({"type": "error", "error": {"code": "stale_version"}})
     # Sent before this test gave the loop a turn: no task had to wake for them.
-    assert sock.sent == ["state 1", "presence"]
+    error = '{"type":"error","error":{"code":"stale_version"}}'
+    assert sock.sent == ["state 1", "presence", error]
     outbox.put_state(0, "state 0")  # older than what the screen shows: never sent
     await _settle()
-    assert sock.sent == ["state 1", "presence"]
+    assert sock.sent == ["state 1", "presence", error]
     writer.cancel()
 
 
@@ -80,7 +82,7 @@ async def test_a_send_held_back_keeps_its_place_and_the_newest_view_follows() ->
     assert sock.sent == []
     sock.open.set()
     await _settle()
-    assert sock.sent == ["state 1", '{"type": "pong"}', "state 3"]
+    assert sock.sent == ["state 1", '{"type":"pong"}', "state 3"]
     # The writer waits again: the next news skip it once more.
     outbox.put_state(4, "state 4")
     assert sock.sent[-1] == "state 4"

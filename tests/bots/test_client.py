@@ -212,8 +212,10 @@ async def test_bot_closed_for_falling_behind_reconnects_and_plays_on(
     from app.api import outbox
 
     # The live server runs in this process: every pong is one frame too many, so each of
-    # the bot's pings gets its socket closed with 4409.
+    # the bot's pings gets its socket closed with 4409. (Frames go out at once while the
+    # writer is idle, and queue only behind a client that stopped reading: here they queue.)
     monkeypatch.setattr(outbox, "MAX_QUEUED_FRAMES", 0)
+    monkeypatch.setattr(outbox.Outbox, "send_directly", lambda self, send_now: None)
     monkeypatch.setattr(client, "KEEPALIVE_SECONDS", 0.2)
     created = await create_room(live_server, variant="classic", players=2, seed=17, name="a")
     human = created["token"]
