@@ -9,12 +9,13 @@ thousand state events cost what one does), and the frames that must go out one b
 stopped keeping up: the outbox is `behind` and the socket is closed with `CLOSE_BEHIND`,
 after which the client reconnects and the connect view resyncs it.
 
-While the socket's writer waits with nothing to send, news skip it: the fan-out sends them
-at once (`send_directly`), and a move wakes no task per socket. Measured on one SQLite
-process with 200 rooms (bench/load.py, six alternated pairs against the writer for
-everything), that gave 9% more moves a second at a lower p99 and 4.5% less CPU a move. A
-send that has to wait (the client's TCP window shut) is handed to the writer, which
-finishes it before anything else, and news wait in the slots again until it has.
+While the socket's writer waits with nothing to send, frames skip it: the fan-out's news
+and the reader's error frames and pongs go out at once (`send_directly`), and a move wakes
+no task per socket. A send that has to wait (the client's TCP window shut) is handed to
+the writer, which finishes it before anything else; until it has, news wait in the slots
+and frames in the queue again. (bench/load.py, 200 rooms on one SQLite process, six pairs
+alternated with the writer sending everything: 9% more moves a second at a lower p99 and
+4.5% less CPU a move.)
 """
 
 from __future__ import annotations
