@@ -44,12 +44,13 @@ class Outbox:
         self.limit = MAX_QUEUED_FRAMES if limit is None else limit
         self.behind = False
         self._frames: deque[str] = deque()  # texts
-        self._state: tuple[int, str] | None = None
+        self._state: str | None = None
         self._presence: str | None = None
         self._failure: BaseException | None = None
         self._ready = asyncio.Event()
-        # The newest version sent: a room never goes back on screen.
-        self.sent = -1
+        # The newest version put, sent or waiting in its slot: a room never goes back on
+        # screen, so an older one is dropped here.
+        self._newest = -1
         # How news may skip the writer (`send_now`), and whether the writer waits with
         # nothing left to send: only then does a frame sent at once keep the order.
         self._send_now: SendNow | None = None
@@ -63,13 +64,12 @@ class Outbox:
 
     def put_state(self, version: int, frame: str) -> None:
         """The newest state frame (text) of the room, of `version`: replaces one not sent."""
-        if version < self.sent:
+        if version < self._newest:
             return
-        if self._sent_now(frame):
-            self.sent = version
-            return
-        self._state = (version, frame)
-        self._wake()
+        self._newest = version
+        if not self._sent_now(frame):
+            self._state = frame
+            self._wake()
 
     def put_presence(self, frame: str) -> None:
         """The newest presence frame (text): replaces one not sent."""
@@ -138,6 +138,6 @@ class Outbox:
 class Taken(NamedTuple):
     rest: Coroutine[Any, Any, None] | None  # a frame sent at once whose send had to wait: first
     frames: list[str]  # texts, in order, before the news
-    state: tuple[int, str] | None  # (version, frame text)
+    state: str | None  # frame text
     presence: str | None  # frame text
     failure: BaseException | None

@@ -311,8 +311,7 @@ async def _write(websocket: WebSocket, outbox: Outbox) -> None:
             await websocket.send_json({"type": "error", **error_payload(failure)[1]})
             await websocket.close(CLOSE_CODES.get(failure.status, 1008))
             return
-        if state is not None and state[0] >= outbox.sent:
-            outbox.sent = state[0]
-            await websocket.send_text(state[1])
+        if state is not None:
+            await websocket.send_text(state)
         if presence is not None:
             await websocket.send_text(presence)
