@@ -66,14 +66,20 @@ def create_engine(url: str, pool_timeout: float = POOL_TIMEOUT_SECONDS) -> Async
     return engine
 
 
+# Foreign keys are off by default in SQLite; WAL lets readers run beside the writer;
+# busy_timeout makes a second process wait for the write lock instead of failing.
+SQLITE_PRAGMAS = [
+    "PRAGMA foreign_keys=ON",
+    "PRAGMA journal_mode=WAL",
+    "PRAGMA busy_timeout=10000",
+    "PRAGMA synchronous=FULL",
+]
+
+
 def sqlite_pragmas(dbapi_connection: Any, _record: Any) -> None:
-    # Foreign keys are off by default in SQLite; WAL lets readers run beside the writer;
-    # busy_timeout makes a second process wait for the write lock instead of failing.
     cursor = dbapi_connection.cursor()
-    cursor.execute("PRAGMA foreign_keys=ON")
-    cursor.execute("PRAGMA journal_mode=WAL")
-    cursor.execute("PRAGMA busy_timeout=10000")
-    cursor.execute("PRAGMA synchronous=FULL")
+    for pragma in SQLITE_PRAGMAS:
+        cursor.execute(pragma)
     cursor.close()
 
 

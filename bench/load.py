@@ -830,6 +830,26 @@ def server_log_errors(path: str | None, start: int) -> list[str]:
     return [line for line in text.splitlines() if SERVER_LOG_ERROR.match(line)]
 
 
+def _with_descendants(pids: list[int]) -> list[int]:
+    """`pids` and every process they started, from /proc (gone ones are skipped)."""
+    found: list[int] = []
+    todo = list(pids)
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        try:
+            tasks = os.listdir(f"/proc/{pid}/task")
+        except OSError:
+            continue
+        for task in tasks:
+            try:
+                with open(f"/proc/{pid}/task/{task}/children") as f:
+                    todo += [int(child) for child in f.read().split()]
+            except OSError:
+                continue
+    return found
+
+
 class ServerMeter:
     """Samples the server processes' CPU time and resident memory from /proc, in a thread,
     so the bench can say what each acknowledged move cost the server over its window."""
@@ -845,16 +865,23 @@ class ServerMeter:
         self._thread.start()
 
     def read(self) -> tuple[float, float, float, int]:
+        """Now: the CPU seconds and RSS of the servers and their child processes (a SQLite
+        server's writer is one: app/persist/sqlite_process.py)."""
         cpu = system = 0.0
         rss = 0
-        for pid in self.pids:
-            with open(f"/proc/{pid}/stat") as f:
-                # Fields after the parenthesised name: utime and stime are the 12th and 13th.
-                fields = f.read().rsplit(")", 1)[1].split()
+        for pid in _with_descendants(self.pids):
+            try:
+                with open(f"/proc/{pid}/stat") as f:
+                    # After the parenthesised name: utime and stime are the 12th and 13th.
+                    fields = f.read().rsplit(")", 1)[1].split()
+                with open(f"/proc/{pid}/status") as f:
+                    rss += next(int(x.split()[1]) * 1024 for x in f if x.startswith("VmRSS:"))
+            except OSError:
+                if pid in self.pids:
+                    raise
+                continue  # a child that just ended
             cpu += (int(fields[11]) + int(fields[12])) / CLOCK_TICKS
             system += int(fields[12]) / CLOCK_TICKS
-            with open(f"/proc/{pid}/status") as f:
-                rss += next(int(x.split()[1]) * 1024 for x in f if x.startswith("VmRSS:"))
         return time.time(), cpu, system, rss
 
     def _run(self) -> None:

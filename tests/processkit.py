@@ -35,6 +35,11 @@ class Served:
                 return int(line.split()[1])
         raise AssertionError("no VmRSS line")
 
+    @property
+    def database(self) -> Path:
+        """The SQLite file it serves."""
+        return self.stderr.with_suffix(".db")
+
     def log_text(self) -> str:
         return self.stderr.read_text(errors="replace")
 

@@ -37,7 +37,7 @@ def create_store(engine: AsyncEngine, settings: Settings) -> SqlStore:
     writer of its database unless RUMMY_BATCH_WRITER is off."""
     cipher = cipher_for(settings)
     writer = one_hop_writer(engine, cipher) if settings.batch_writer else None
-    # SQLite's writer thread also makes rooms and takes seats: one writer, no busy waits.
+    # SQLite's writer process also makes rooms and takes seats: one writer, no busy waits.
     setup = writer if isinstance(writer, SqliteWriter) else None
     return SqlStore(create_sessionmaker(engine), cipher, writer, setup)
 

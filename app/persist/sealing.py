@@ -59,8 +59,7 @@ class _Nonces:
         os.register_at_fork(after_in_child=self._reset)
 
     def _reset(self) -> None:
-        # The loop and the writer threads seal; a child forked while one held the lock
-        # gets a new lock.
+        # Any thread may seal; a child forked while one held the lock gets a new lock.
         self._lock = threading.Lock()
         self._pool = b""
         self._at = 0

@@ -7,7 +7,7 @@ Implementations, side by side in this package:
 - `sql.SqlStore` (SQLAlchemy, SQLite or PostgreSQL) with the writers
   `sql.EngineWriter` (statement by statement through the engine, any async driver: the
   fallback, and the batch path when RUMMY_BATCH_WRITER=false), `sqlite_writer.SqliteWriter`
-  (a whole batch in one call to a writer thread) and `pg_writer.PostgresWriter` (a whole
+  (a whole batch in one request to a writer process) and `pg_writer.PostgresWriter` (a whole
   batch in one statement);
 - `memory.MemoryStore` with `memory.MemoryWriter`, for fast tests of the room service.
 """
