@@ -234,4 +234,7 @@ if __name__ == "__main__":
     # Nothing but replies may reach stdout.
     out = os.dup(sys.stdout.fileno())
     os.dup2(sys.stderr.fileno(), sys.stdout.fileno())
-    serve(sys.stdin.fileno(), out)
+    try:
+        serve(sys.stdin.fileno(), out)
+    except BrokenPipeError:
+        pass  # the server is gone: nobody is left to answer
