@@ -39,15 +39,17 @@ _ROOM_COLUMNS = [
 ]
 
 
-def _insert(table: Any, columns: list[str]) -> str:
-    return str(insert(table).compile(dialect=_DIALECT, column_keys=columns))
+def sqlite_sql(statement: Any, columns: list[str] | None = None) -> str:
+    """A SQLAlchemy statement as the SQLite text the writer process runs (named
+    parameters; an insert's columns limited to `columns`)."""
+    return str(statement.compile(dialect=_DIALECT, column_keys=columns))
 
 
 # The statements the writer process runs for a set-up (`sqlite_process.Connection`).
 SETUP_SQL = {
-    "insert_room": _insert(Room, _ROOM_COLUMNS),
-    "insert_seat": _insert(Seat, ["room_id", "seat", "name", "token_hash", "bot"]),
-    "insert_hand": _insert(Hand, ["room_id", "seq", "start", "start_version"]),
+    "insert_room": sqlite_sql(insert(Room), _ROOM_COLUMNS),
+    "insert_seat": sqlite_sql(insert(Seat), ["room_id", "seat", "name", "token_hash", "bot"]),
+    "insert_hand": sqlite_sql(insert(Hand), ["room_id", "seq", "start", "start_version"]),
     "free_seats": "SELECT seat FROM seats WHERE room_id = ? AND token_hash IS NULL "
     "AND bot IS NULL ORDER BY seat",
     "take_seat": "UPDATE seats SET name = ?, token_hash = ? WHERE room_id = ? AND seat = ?",

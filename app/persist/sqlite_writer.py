@@ -32,6 +32,7 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import insert
 from sqlalchemy.engine import URL
 
 from app.db import SQLITE_PRAGMAS
@@ -40,7 +41,7 @@ from app.persist import sqlite_process
 from app.persist.sealing import StateCipher
 from app.persist.sql import BATCH_SQL, BatchRows, cas_params
 from app.persist.sqlite_process import CAS_COLUMNS, HEADER_BYTES, LOG_COLUMNS, frame
-from app.persist.sqlite_setup import SETUP_SQL, SetupOp, stamp
+from app.persist.sqlite_setup import SETUP_SQL, SetupOp, sqlite_sql, stamp
 from app.persist.store import Batch, batch_order
 
 log = logging.getLogger("rummy.store")
@@ -51,20 +52,14 @@ CLOSE_SECONDS = 10.0
 _SCRIPT = str(Path(sqlite_process.__file__))
 
 
-def _statements() -> dict[str, str]:
-    from sqlalchemy import insert
-    from sqlalchemy.dialects import sqlite
-
-    dialect = sqlite.dialect(paramstyle="named")
-    hand_columns = ["room_id", "seq", "start", "start_version", "end_version"]
-    return {
-        "end_hand": str(BATCH_SQL.end_hand.compile(dialect=dialect)),
-        "new_hand": str(insert(Hand).compile(dialect=dialect, column_keys=hand_columns)),
-        **SETUP_SQL,
-    }
-
-
-_STATEMENTS = _statements()
+# Every statement the writer process runs but the batch's own (sqlite_process.py).
+_STATEMENTS = {
+    "end_hand": sqlite_sql(BATCH_SQL.end_hand),
+    "new_hand": sqlite_sql(
+        insert(Hand), ["room_id", "seq", "start", "start_version", "end_version"]
+    ),
+    **SETUP_SQL,
+}
 
 
 def sqlite_file(url: URL) -> str | None:
