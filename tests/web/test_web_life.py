@@ -261,7 +261,12 @@ async def test_your_turn_pulses_and_sounds_and_the_mute_switch_is_kept(pages, ht
     await expect(mute).to_have_attribute("aria-pressed", "true")
     await page.reload()
     await expect(page.locator("#mute")).to_have_attribute("aria-pressed", "true")
-    await page.locator("#hand .card").first.click()
+    # The page is live again (its own dot lit) before a card is picked: the table redraws
+    # as the socket opens (Afleggen stayed disabled once under make test's load).
+    await expect(page.locator(".me .dot")).to_have_attribute("data-presence", "on")
+    card = page.locator("#hand .card").first
+    await card.click()
+    await expect(card).to_have_attribute("aria-pressed", "true")
     await page.get_by_role("button", name="Afleggen").click()
     await expect(page.locator("#hand .card")).to_have_count(10)
     assert await page.evaluate("window.__tones") == []
