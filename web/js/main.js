@@ -22,15 +22,39 @@ let socket = null;
 let channel = null;
 const tabId = Math.random().toString(36).slice(2);
 
+// A click is a press and a release on one node, and a redraw replaces the nodes: a click
+// whose press came before news (a computer's move, presence) and whose release after it was
+// lost. While a button is held (and no card is being dragged) the redraw waits for the
+// release, up to HOLD_MS so a press that never ends cannot freeze the table.
+const HOLD_MS = 1000;
 let scheduled = false;
-store.addEventListener("change", () => {
+let heldSince = 0; // when the press now held began; 0: none
+let deferred = false;
+
+function scheduleRender() {
   if (scheduled) return;
   scheduled = true;
   requestAnimationFrame(() => {
     scheduled = false;
+    const held = heldSince && !store.dragging && performance.now() - heldSince < HOLD_MS;
+    if (held) {
+      if (!deferred) setTimeout(scheduleRender, HOLD_MS);
+      deferred = true;
+      return;
+    }
+    deferred = false;
     render(store);
   });
-});
+}
+store.addEventListener("change", scheduleRender);
+document.addEventListener("pointerdown", () => { heldSince = performance.now(); }, true);
+const release = () => {
+  heldSince = 0;
+  // The next frame comes after this release's click: the click lands on the nodes it began on.
+  if (deferred) scheduleRender();
+};
+document.addEventListener("pointerup", release, true);
+document.addEventListener("pointercancel", release, true);
 
 function showError(err, move = null) {
   const error = err?.error || { code: "network", message: String(err) };
