@@ -61,6 +61,7 @@ _AUTH_FAIL_STATUS = frozenset({401, 403, 404})
 # 44xx mirrors of the HTTP statuses).
 _AUTH_FAIL_CLOSE = frozenset({1008, 4401, 4403, 4404})
 _SLOW_DOWN = "too many requests: slow down and retry later"
+_IDLE_REASON = "idle timeout"
 # How often the sweeper looks for idle sockets: a quarter of the limit, so a socket is
 # closed at most a quarter late; not below 0.1 s, which a tiny limit (tests) would make a
 # busy loop, nor above 15 s, so the default 600 s limit is kept within 2.5%.
@@ -284,7 +285,7 @@ class Guards:
         # close, which wakes the pending receive. A task, not an await here: the send
         # waits while the client's TCP window is shut, and one such client must not hold
         # up the sweep of the others.
-        message = {"type": "websocket.close", "code": WS_CLOSE_IDLE, "reason": "idle timeout"}
+        message = {"type": "websocket.close", "code": WS_CLOSE_IDLE, "reason": _IDLE_REASON}
         task = asyncio.get_running_loop().create_task(_close_quietly(sock.send, message))
         self._closing.add(task)
         task.add_done_callback(self._closing.discard)
@@ -320,7 +321,7 @@ class Guards:
             if not sock.closed:
                 sock.closed = True
                 await send({"type": "websocket.close", "code": code, "reason": reason})
-            return {"type": "websocket.disconnect", "code": code, "reason": reason}
+            return _disconnect(code, reason)
 
         async def refuse_frame(message: str) -> None:
             frame = {"type": "error", **error_payload(RateLimited(message))[1]}
@@ -339,11 +340,7 @@ class Guards:
                     if sock.idle_closed:
                         # Whatever woke the receive (the server's disconnect for our close,
                         # or a frame that came too late), the socket is closed for idleness.
-                        return {
-                            "type": "websocket.disconnect",
-                            "code": WS_CLOSE_IDLE,
-                            "reason": "idle timeout",
-                        }
+                        return _disconnect(WS_CLOSE_IDLE, _IDLE_REASON)
                 else:
                     message = await receive()
                 if message["type"] != "websocket.receive" or not self.enabled:
@@ -359,6 +356,11 @@ class Guards:
                 return message
 
         await self.app(scope, guarded_receive, guarded_send)
+
+
+def _disconnect(code: int, reason: str) -> Message:
+    """What the app's receive gets for a socket the guard closed under it."""
+    return {"type": "websocket.disconnect", "code": code, "reason": reason}
 
 
 async def _close_quietly(send: Send, message: Message) -> None:
