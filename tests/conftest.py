@@ -26,12 +26,28 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import hangs
 import httpx
 import pytest
 from rummytest import Api, LiveServer, start_server
 
 POSTGRES_ENV = "RUMMY_TEST_POSTGRES_URL"
 REQUIRE_ENV = "RUMMY_TEST_REQUIRE_SERVICES"
+
+
+# --- a hung test fails with where it waits (tests/hangs.py) ------------------------------
+
+
+def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
+    return hangs.set_timer(item, settings)
+
+
+def pytest_timeout_cancel_timer(item: pytest.Item) -> bool | None:
+    return hangs.cancel_timer(item)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    hangs.terminal_summary(terminalreporter)
 
 
 # --- one database and one Redis db per worker ---------------------------------------------
