@@ -41,10 +41,13 @@ run: install
 
 # Two workers side by side (pytest-xdist), each with its own database and Redis db
 # (tests/conftest.py): the suite spends most of its time waiting on servers, sockets and
-# Chromium, not on the CPU. `make test TEST_WORKERS=0` runs it in one process.
+# Chromium, not on the CPU. `make test TEST_WORKERS=0` runs it in one process. A worker
+# that dies is not replaced: after a replacement xdist's loadfile scheduling can wait for
+# ever (pytest-xdist #784, #1323); without one the run ends and names the test it died in.
 TEST_WORKERS ?= 2
 test: install-test
-	scripts/services.sh $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile $(PYTEST_ARGS)
+	scripts/services.sh $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --max-worker-restart 0 \
+	  $(PYTEST_ARGS)
 
 # Every step runs even when an earlier one fails, so one run shows all there is to fix.
 check: install-test
