@@ -344,3 +344,29 @@ async def test_a_click_across_a_redraw_still_picks_the_card(pages, http) -> None
     )
     await page.mouse.up()
     await expect(card).to_have_attribute("aria-pressed", "true")
+
+
+async def test_a_press_that_never_ends_holds_the_redraw_one_second_at_most(pages, http) -> None:
+    # A release and a new press in one task (a quick second tap) after a redraw was held:
+    # the hold is timed from the new press, and ends even though that press never does.
+    game = await computer_game(http)
+    page = await pages.page(path=f"/r/{game['room']}#seat={game['token']}")
+    await expect(page.locator("#hand .card")).to_have_count(10)
+    await page.evaluate(
+        """async () => {
+            const frames = () => new Promise((done) =>
+                requestAnimationFrame(() => requestAnimationFrame(done)));
+            const press = (type) => document.dispatchEvent(new PointerEvent(type));
+            document.querySelector("#hand .card").dataset.old = "1";
+            press("pointerdown");
+            (await import('/web/js/store.js')).store.emit();
+            await frames();
+            await new Promise((done) => setTimeout(done, 500));
+            press("pointerup");
+            press("pointerdown");
+        }"""
+    )
+    # Redrawn: the marked node was replaced, within the new press's one second (and then
+    # some, for a slow machine), although no release came.
+    await expect(page.locator("#hand .card[data-old]")).to_have_count(0, timeout=5_000)
+    assert await page.locator("#hand .card").count() == 10

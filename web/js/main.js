@@ -30,18 +30,22 @@ const HOLD_MS = 1000;
 let scheduled = false;
 let heldSince = 0; // when the press now held began; 0: none
 let deferred = false;
+let holdTimer = 0;
 
 function scheduleRender() {
   if (scheduled) return;
   scheduled = true;
   requestAnimationFrame(() => {
     scheduled = false;
-    const held = heldSince && !store.dragging && performance.now() - heldSince < HOLD_MS;
-    if (held) {
-      if (!deferred) setTimeout(scheduleRender, HOLD_MS);
+    const heldFor = performance.now() - heldSince;
+    if (heldSince && !store.dragging && heldFor < HOLD_MS) {
+      // Timed from the press held now, which may be a newer one than the first deferral's.
+      clearTimeout(holdTimer);
+      holdTimer = setTimeout(scheduleRender, HOLD_MS - heldFor);
       deferred = true;
       return;
     }
+    clearTimeout(holdTimer);
     deferred = false;
     render(store);
   });
