@@ -12,10 +12,12 @@ every running loop (the test's, and each in-process server's), does.
 from __future__ import annotations
 
 import asyncio
+import gc
 import signal
 import sys
 import threading
 import traceback
+import types
 from pathlib import Path
 from types import FrameType
 from typing import Any
@@ -63,7 +65,7 @@ def cancel_timer(item: pytest.Item) -> bool | None:
 def terminal_summary(reporter: Any) -> None:
     """Repeat each hung test's "waiting at" just above the short summary, where the tail
     of a CI log still shows it."""
-    for report in reporter.stats.get("failed", []):
+    for report in [*reporter.stats.get("failed", []), *reporter.stats.get("error", [])]:
         crash = getattr(report.longrepr, "reprcrash", None)
         message = getattr(crash, "message", "")
         if HUNG in message.partition("\n")[0]:
@@ -125,10 +127,29 @@ def _await_chain(task: asyncio.Task[Any]) -> list[str]:
     chain = []
     awaited: Any = task.get_coro()
     while awaited is not None:
-        frame = getattr(awaited, "cr_frame", None) or getattr(awaited, "gi_frame", None)
+        awaited = _generator_of(awaited)
+        frame = (
+            getattr(awaited, "cr_frame", None)
+            or getattr(awaited, "ag_frame", None)
+            or getattr(awaited, "gi_frame", None)
+        )
         if frame is None:
             chain.append(f"awaits {awaited!r:.200}")
             break
         chain.append(f"{frame.f_code.co_filename}:{frame.f_lineno} in {frame.f_code.co_name}")
-        awaited = getattr(awaited, "cr_await", None) or getattr(awaited, "gi_yieldfrom", None)
+        awaited = (
+            getattr(awaited, "cr_await", None)
+            or getattr(awaited, "ag_await", None)
+            or getattr(awaited, "gi_yieldfrom", None)
+        )
     return chain
+
+
+def _generator_of(awaited: Any) -> Any:
+    """An async generator's `__anext__()` (what an async fixture's setup awaits) has no
+    frame of its own: its generator, found among what it refers to, has."""
+    if type(awaited).__name__ in ("async_generator_asend", "async_generator_athrow"):
+        for referent in gc.get_referents(awaited):
+            if isinstance(referent, types.AsyncGeneratorType):
+                return referent
+    return awaited
