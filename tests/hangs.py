@@ -19,13 +19,13 @@ import threading
 import traceback
 import types
 from pathlib import Path
-from types import FrameType
 from typing import Any
 
 import pytest
 
 _ARMED = pytest.StashKey[bool]()
-HUNG = "Timeout"
+# The first words of a hung test's failure (a TimeoutError of a test's own is no hang).
+HUNG = "Hung for more than"
 ROOT = str(Path(__file__).resolve().parents[1])
 # How many of our own frames the failure's message names: CI shows the tail of the output.
 _WHERE_LINES = 8
@@ -39,13 +39,13 @@ def set_timer(item: pytest.Item, settings: Any) -> bool | None:
     ):
         return None  # pytest-timeout's own method
 
-    def on_alarm(signum: int, frame: FrameType | None) -> None:
+    def on_alarm(signum: int, frame: types.FrameType | None) -> None:
         __tracebackhide__ = True
         terminal = item.config.get_terminal_writer()
         terminal.sep("+", title=f"timeout: {item.nodeid}")
         terminal.write(thread_stacks() + task_chains())
         terminal.sep("+", title="timeout")
-        pytest.fail(f"{HUNG} (>{settings.timeout:g}s), waiting at:\n{_where(frame)}")
+        pytest.fail(f"{HUNG} {settings.timeout:g} s, waiting at:\n{_where(frame)}")
 
     signal.signal(signal.SIGALRM, on_alarm)
     signal.setitimer(signal.ITIMER_REAL, settings.timeout)
@@ -67,13 +67,13 @@ def terminal_summary(reporter: Any) -> None:
     of a CI log still shows it."""
     for report in [*reporter.stats.get("failed", []), *reporter.stats.get("error", [])]:
         crash = getattr(report.longrepr, "reprcrash", None)
-        message = getattr(crash, "message", "")
-        if HUNG in message.partition("\n")[0]:
+        message = getattr(crash, "message", "").removeprefix("Failed: ")
+        if message.startswith(HUNG):
             reporter.write_sep("=", f"hung: {report.nodeid}")
-            reporter.write_line(message.removeprefix("Failed: "))
+            reporter.write_line(message)
 
 
-def _where(frame: FrameType | None) -> str:
+def _where(frame: types.FrameType | None) -> str:
     """The project's frames where the main thread's test waits, innermost last: the await
     chain of its loop's tasks, or the stack of a test that is not a coroutine."""
     loop = asyncio._get_running_loop()
@@ -111,7 +111,7 @@ def _running_loops() -> list[tuple[str, asyncio.AbstractEventLoop]]:
     names = {thread.ident: thread.name for thread in threading.enumerate()}
     loops = []
     for ident, frame in sys._current_frames().items():
-        at: FrameType | None = frame
+        at: types.FrameType | None = frame
         while at is not None:
             owner = at.f_locals.get("self") if at.f_code.co_name == "run_forever" else None
             if isinstance(owner, asyncio.AbstractEventLoop):
