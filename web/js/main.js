@@ -29,8 +29,7 @@ const tabId = Math.random().toString(36).slice(2);
 const HOLD_MS = 1000;
 let scheduled = false;
 let heldSince = 0; // when the press now held began; 0: none
-let deferred = false;
-let holdTimer = 0;
+let holdTimer = 0; // the held redraw's timer; 0: no redraw is held
 
 function scheduleRender() {
   if (scheduled) return;
@@ -42,11 +41,10 @@ function scheduleRender() {
       // Timed from the press held now, which may be a newer one than the first deferral's.
       clearTimeout(holdTimer);
       holdTimer = setTimeout(scheduleRender, HOLD_MS - heldFor);
-      deferred = true;
       return;
     }
     clearTimeout(holdTimer);
-    deferred = false;
+    holdTimer = 0;
     render(store);
   });
 }
@@ -55,7 +53,7 @@ document.addEventListener("pointerdown", () => { heldSince = performance.now(); 
 const release = () => {
   heldSince = 0;
   // The next frame comes after this release's click: the click lands on the nodes it began on.
-  if (deferred) scheduleRender();
+  if (holdTimer) scheduleRender();
 };
 document.addEventListener("pointerup", release, true);
 document.addEventListener("pointercancel", release, true);
