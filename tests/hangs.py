@@ -85,8 +85,12 @@ def _where(frame: types.FrameType | None) -> str:
     return "\n".join(f"  {line.removeprefix(ROOT + '/')}" for line in ours[-_WHERE_LINES:])
 
 
+def _thread_names() -> dict[int | None, str]:
+    return {thread.ident: thread.name for thread in threading.enumerate()}
+
+
 def thread_stacks() -> str:
-    names = {thread.ident: thread.name for thread in threading.enumerate()}
+    names = _thread_names()
     parts = []
     for ident, frame in sys._current_frames().items():
         if ident == threading.get_ident():
@@ -108,7 +112,7 @@ def task_chains() -> str:
 
 def _running_loops() -> list[tuple[str, asyncio.AbstractEventLoop]]:
     """Each thread's running loop, found as the `self` of its `run_forever` frame."""
-    names = {thread.ident: thread.name for thread in threading.enumerate()}
+    names = _thread_names()
     loops = []
     for ident, frame in sys._current_frames().items():
         at: types.FrameType | None = frame
