@@ -188,6 +188,14 @@ def fixed_deal(
     return {"hands": full_hands, "discard": discard, "stock": (stock_top or []) + left}
 
 
+def _frame_label(frame: dict[str, Any]) -> str:
+    """A frame's type, and its version for a state: enough to see what came instead."""
+    state = frame.get("state")
+    if frame.get("type") == "state" and isinstance(state, dict):
+        return f"state v{state.get('version')}"
+    return str(frame.get("type"))
+
+
 class Socket:
     """A websocket client of one seat that keeps every frame it received."""
 
@@ -202,12 +210,24 @@ class Socket:
         self.frames.append(frame)
         return frame
 
-    async def until(self, predicate: Any) -> dict[str, Any]:
-        """The first frame (from now on) that satisfies `predicate`."""
-        while True:
-            frame = await self.recv()
-            if predicate(frame):
-                return frame
+    async def until(self, predicate: Any, timeout: float = 30) -> dict[str, Any]:
+        """The first frame (from now on) that satisfies `predicate`, within `timeout` s in all.
+
+        A stream of frames that never match fails here, naming them, rather than at the
+        suite's hang timeout.
+        """
+        start = len(self.frames)
+        try:
+            async with asyncio.timeout(timeout):
+                while True:
+                    frame = await self.recv(timeout)
+                    if predicate(frame):
+                        return frame
+        except TimeoutError:
+            seen = [_frame_label(f) for f in self.frames[start:]]
+            raise AssertionError(
+                f"no matching frame within {timeout} s; {len(seen)} others came: {seen[-12:]}"
+            ) from None
 
     async def state(self, version: int | None = None) -> dict[str, Any]:
         """The next state frame, or the first at `version` or later."""
