@@ -59,11 +59,11 @@ def discard_card(hand: Sequence[int], g: Game, sp: Splitter) -> int:
     return max(pool, key=lambda c: (not has_partner(c, left, ah), points[c]))
 
 
-def play_move(g: Game, seat: int, sp: Splitter, allow_melds: bool = True) -> FastMove:
+def play_move(g: Game, seat: int, sp: Splitter) -> FastMove:
     """Greedy's next move in the play phase (a meld, a lay-off or the discard)."""
     moves = fast.generate(g, seat)
     hand = g.hands[seat]
-    melds = [m for m in moves if m[0] == fast.MELD] if allow_melds else []
+    melds = [m for m in moves if m[0] == fast.MELD]
     layoffs = [m for m in moves if m[0] == fast.LAYOFF]
     if g.jokers_taken:
         melds = [m for m in melds if any(JOKER in x for x in m[1])] or melds
