@@ -37,7 +37,10 @@ default rates), e.g.:
 `--server-pid PID` (repeat for several processes) reads the server's CPU time and resident
 memory from /proc during the run and prints its CPU per acknowledged move over the measured
 window, its RSS before the rooms and at the window's end, and the growth per room and per
-socket (the cost curve: run it at 100, 500 and 2,000 rooms at the same per-room rate).
+socket (the cost curve: run it at 100, 500 and 2,000 rooms at the same per-room rate). It
+also prints that CPU over the clients' own per move: the clients' work per move does not
+change with the server's code, so the ratio compares trees measured in different hours of
+this machine, whose speed swings by 1.5-2x.
 
 `--floor` also measures, in the same run, the cheapest endpoint that writes one SQLite row
 per request (bench/floor_app.py, started here in its own process) and prints our ratio to it.
@@ -1182,6 +1185,15 @@ def main() -> int:
         f"{summary['clients_cpu_us_per_move']} µs per acknowledged move "
         f"({clients_cpu / args.duration:.3f} of a core, taken from the machine the server runs on)"
     )
+    server_us = summary.get("server", {}).get("cpu_us_per_move")
+    if server_us and summary["clients_cpu_us_per_move"]:
+        # The clients do the same work per move whatever the server's code: the ratio reads
+        # the server's cost in units of this hour's machine, which swings by 1.5-2x.
+        summary["server_over_clients"] = round(server_us / summary["clients_cpu_us_per_move"], 3)
+        print(
+            f"server/clients    {summary['server_over_clients']} (server CPU per move over the "
+            "clients'; drifts less with the machine than either)"
+        )
     for line in log_errors[:5]:
         print(f"  server log: {line}")
     # A room a socket saw go back, a client error, a log that repeats, a server error, a
