@@ -25,6 +25,7 @@ import hashlib
 import json
 import math
 import sys
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from random import Random
 from typing import Any
@@ -33,6 +34,7 @@ import rules
 from bots.tournament import parse_settings, play_turn, tuned_strategy
 
 Settings = dict[str, Any]
+Watch = Callable[[rules.GameState, int, rules.GameState], None]
 
 
 def _deal_seed(seed: int, deal: int) -> bytes:
@@ -40,10 +42,17 @@ def _deal_seed(seed: int, deal: int) -> bytes:
 
 
 def play_hand(
-    variant: str, players: list[str], seed: int, deal: int, hero: int, settings: Settings
+    variant: str,
+    players: list[str],
+    seed: int,
+    deal: int,
+    hero: int,
+    settings: Settings,
+    watch: Watch | None = None,
 ) -> tuple[bool, int, float]:
     """Deal `deal` with `players[0]` in seat `hero` and the others after it in order.
 
+    `watch(before, seat, after)`, if given, sees every move's states (`bench/race.py`).
     Returns (the hero went out, the hero's points, the field's mean points)."""
     n = len(players)
     names = [players[(s - hero) % n] for s in range(n)]
@@ -59,7 +68,10 @@ def play_hand(
             field = [p for s, p in enumerate(result.points) if s != hero]
             return won, result.points[hero], sum(field) / len(field)
         seat = public.turn
+        before = state
         state, _ = play_turn(state, seat, bots, rngs[seat])
+        if watch is not None:
+            watch(before, seat, state)
 
 
 def _deal(
