@@ -91,14 +91,21 @@ def _mean_ci(xs: list[float]) -> tuple[float, float]:
     return mean, 1.96 * math.sqrt(var / n)
 
 
-def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def deal_arguments(description: str) -> argparse.ArgumentParser:
+    """A parser with the arguments that choose the deals and the players (`bench/race.py`
+    plays the same deals)."""
+    ap = argparse.ArgumentParser(description=description)
     ap.add_argument("--variant", default="rummy51")
     ap.add_argument("--players", default="expert,greedy,greedy,greedy")
     ap.add_argument("--deals", type=int, default=100)
     ap.add_argument("--seed", type=int, default=5)
     ap.add_argument("--jobs", type=int, default=2)
     ap.add_argument("--set", action="append", default=[], help="key=value for the tested expert")
+    return ap
+
+
+def main() -> int:
+    ap = deal_arguments(__doc__.split("\n\n")[0])
     ap.add_argument(
         "--against",
         action="append",

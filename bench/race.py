@@ -24,7 +24,6 @@ Deterministic for a seed and any `--jobs`, like `bench/duplicate.py`.
 
 from __future__ import annotations
 
-import argparse
 import json
 import statistics
 import sys
@@ -32,7 +31,7 @@ from collections.abc import Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 
-from duplicate import Settings, play_hand
+from duplicate import Settings, deal_arguments, play_hand
 
 import rules
 from bots.tournament import parse_settings
@@ -129,14 +128,7 @@ def summarise(records: Sequence[tuple[SeatRecord, bool]]) -> dict[str, float | i
 
 
 def main() -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--variant", default="rummy51")
-    ap.add_argument("--players", default="expert,greedy,greedy,greedy")
-    ap.add_argument("--deals", type=int, default=100)
-    ap.add_argument("--seed", type=int, default=5)
-    ap.add_argument("--jobs", type=int, default=2)
-    ap.add_argument("--set", action="append", default=[], help="key=value for the tested expert")
-    args = ap.parse_args()
+    args = deal_arguments(__doc__.split("\n\n")[0]).parse_args()
     players = [p.strip() for p in args.players.split(",")]
     settings = parse_settings(args.set)
     work = [(args.variant, players, args.seed, d, settings) for d in range(args.deals)]
