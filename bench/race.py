@@ -45,9 +45,12 @@ class SeatRecord:
     draws: int = 0
     from_discard: int = 0
     open_turn: int | None = None
-    won: bool = False
     left: int = 0
-    out_turn: int | None = None
+    out_turn: int | None = None  # set for the seat that went out, and only for it
+
+    @property
+    def won(self) -> bool:
+        return self.out_turn is not None
 
 
 @dataclass
@@ -55,8 +58,8 @@ class HandWatch:
     """Follows one hand move by move (`play_hand`'s `watch`)."""
 
     players: int
-    seats: list[SeatRecord] = field(default_factory=list)
-    openers: list[int] = field(default_factory=list)
+    first_opener: int = -1
+    seats: list[SeatRecord] = field(init=False)
 
     def __post_init__(self) -> None:
         self.seats = [SeatRecord() for _ in range(self.players)]
@@ -70,15 +73,15 @@ class HandWatch:
                 rec.from_discard += 1
         if g1.opened[seat] and not g0.opened[seat] and rec.open_turn is None:
             rec.open_turn = rec.draws - 1
-            self.openers.append(seat)
+            if self.first_opener < 0:
+                self.first_opener = seat
         result = g1.hand_result
         if result is not None and g0.hand_result is None:
             for s, r in enumerate(self.seats):
-                r.left = len(result.hands[s]) if result.hands else len(g1.hands[s])
+                r.left = len(result.hands[s])
             if result.winner is not None and result.reason == "out":
-                won = self.seats[result.winner]
-                won.won = True
-                won.out_turn = won.draws - 1
+                winner = self.seats[result.winner]
+                winner.out_turn = winner.draws - 1
 
 
 Played = tuple[int, int, list[SeatRecord]]
@@ -92,15 +95,14 @@ def _deal(args: tuple[str, list[str], int, int, Settings]) -> list[Played]:
     for hero in range(len(players)):
         watch = HandWatch(len(players))
         play_hand(variant, players, seed, deal, hero, settings, watch)
-        first = watch.openers[0] if watch.openers else -1
-        out.append((hero, first, watch.seats))
+        out.append((hero, watch.first_opener, watch.seats))
     return out
 
 
 def summarise(records: Sequence[tuple[SeatRecord, bool]]) -> dict[str, float | int | None]:
     """The figures of one player over its seats' records (each with: it opened first)."""
     hands = len(records)
-    won = [r for r, _ in records if r.won]
+    out_turns = [r.out_turn for r, _ in records if r.out_turn is not None]
     lost = [r for r, _ in records if not r.won]
     first = [r for r, f in records if f]
     other = [r for r, f in records if not f]
@@ -112,7 +114,7 @@ def summarise(records: Sequence[tuple[SeatRecord, bool]]) -> dict[str, float | i
 
     return {
         "hands": hands,
-        "hands_won": share(len(won), hands),
+        "hands_won": share(len(out_turns), hands),
         "opened": share(len(opened), hands),
         "open_turn": statistics.median(opened) if opened else None,
         "opened_first": share(len(first), hands),
@@ -121,9 +123,7 @@ def summarise(records: Sequence[tuple[SeatRecord, bool]]) -> dict[str, float | i
         "lost_never_opened": share(sum(r.open_turn is None for r in lost), len(lost)),
         "lost_1_3_left": share(sum(1 <= r.left <= 3 for r in lost), len(lost)),
         "from_discard": share(sum(r.from_discard for r, _ in records), draws),
-        "winner_turn": statistics.median(r.out_turn for r in won if r.out_turn is not None)
-        if won
-        else None,
+        "winner_turn": statistics.median(out_turns) if out_turns else None,
     }
 
 
