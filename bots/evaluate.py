@@ -4,7 +4,8 @@
 by its points (the exposure if an opponent goes out) plus a per-card tempo (each leftover is
 a turn away from going out), discounted by the chance the card still joins a meld: its *outs*,
 the live cards that would complete a pair or a near-run, weighted by how likely we draw them.
-Before rummy51's opening, the points the split still misses towards 51 cost extra. With
+Before rummy51's opening, the points the split still misses towards 51 cost extra; a natural
+that a table run's joker stands for is priced as that joker (`Knowledge.with_swaps`). With
 `race`, the draws left are capped at `race` times the nearest opponent's card count.
 """
 
@@ -107,8 +108,9 @@ class HandEval:
         hit = self._cache.get(key)
         if hit is not None:
             return hit
-        _, melds = self.sp.best(key)
-        left = list(key)
+        played = tuple(sorted(self.k.with_swaps(key))) if self.k.swappable else key
+        _, melds = self.sp.best(played)
+        left = list(played)
         for cm in melds:
             for c in cm.layout:
                 left.remove(c)

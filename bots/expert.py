@@ -17,7 +17,9 @@ declined on the pile, what would feed the next player). Weights differ per varia
   cost it no turn); then it opens as soon as a legal opening does not raise its price (the
   remaining hand priced as opened),
   goes rummy when a legal meld move takes all but one card, and swaps a dead card for a
-  run's joker, which it then plays (must_play);
+  run's joker, which it then plays (must_play). It prices a natural that a table run's joker
+  stands for as that joker, and takes one from the pile: the joker is its own from the turn
+  it opens, since greedy never swaps;
 - discard: the card whose loss costs least plus what it would give the next player
   (`Knowledge.feed_chance`: table lay-offs, the cards that player took or declined);
 - search (`bots.search`): where the static choice is in doubt (a draw whose top discard could
@@ -347,7 +349,10 @@ class ExpertStrategy:
         return from_discard[0] if take < stock - 0.5 else from_stock[0]
 
     def _sure_gain(self, view: SeatView, know: Knowledge, top: int) -> bool:
-        """Whether the top discard melds with our hand or lays off on the table right now."""
+        """Whether the top discard melds with our hand or lays off on the table right now,
+        or takes a table run's joker (rummy51: the turn we open, if not now)."""
+        if know.swappable.count(top) > know.hand.count(top):
+            return True
         if top not in splitter_for(know.v.name).leftovers(know.hand + [top]):
             return True
         return (not know.v.opening_min or bool(view.opened[view.seat])) and top in know.targets
@@ -456,8 +461,8 @@ class ExpertStrategy:
         others = [n for s, n in enumerate(view.hand_counts) if s != view.seat]
         if not others or min(others) <= threshold or view.stock_count < 6:
             return False
-        # Going out this turn: everything but one card melds or lays off.
-        left = splitter_for(view.variant).leftovers(know.hand)
+        # Going out this turn: everything but one card melds, lays off or takes a joker.
+        left = splitter_for(view.variant).leftovers(know.with_swaps(know.hand))
         return len([c for c in left if c not in know.targets]) > 1
 
     def _swap(

@@ -9,6 +9,7 @@ threw away (a player rarely collects what it passes over).
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bots.memory import HandMemory
@@ -65,6 +66,20 @@ class Knowledge:
         self.live = [max(0, total[c] - seen[c]) for c in range(fast.N_CODES)]
         self.unseen_total = max(1, sum(self.live))
         self.targets = table_targets(view, v)
+        # rummy51: the natural each table run's joker stands for, one entry a joker. A held
+        # copy plays as that joker in the turn we open (or later): the joker stays on the
+        # table until somebody swaps it, and greedy never does.
+        self.swappable = (
+            [
+                fast.code_to_int(stands)
+                for m in view.melds
+                if m.kind == "run"
+                for card, stands in zip(m.cards, m.stands_for, strict=True)
+                if card == "JK"
+            ]
+            if v.joker_swap
+            else []
+        )
         n = view.players
         self.declined = [set(memory.declined[s]) for s in range(n)]
         self.held: list[list[float]] = []
@@ -92,6 +107,15 @@ class Knowledge:
             else 0.0
             for c in range(fast.N_CODES)
         ]
+
+    def with_swaps(self, hand: Sequence[int]) -> list[int]:
+        """`hand` as it plays once its naturals have taken the table runs' jokers."""
+        out = list(hand)
+        for natural in self.swappable:
+            if natural in out:
+                out.remove(natural)
+                out.append(JOKER)
+        return out
 
     def next_seat(self) -> int:
         return (self.me + 1) % self.view.players

@@ -3,11 +3,14 @@
 Laid down, its melds would be lay-off targets for three opponents; held, they cost it no turn,
 since the opening, the lay-offs and the last discard all fit in the turn it goes out. Played
 through the rules from fixed deals: seat 0 holds 60 points of sets and seven loose cards.
+A natural that a table run's joker stands for counts as that joker in the turn it opens.
 """
 
 from __future__ import annotations
 
 from random import Random
+
+import pytest
 
 import rules
 from bots.expert import ExpertStrategy
@@ -76,3 +79,52 @@ def test_a_held_opening_goes_out_in_the_turn_it_can() -> None:
     result = state.hand_result
     assert result is not None and result.winner == 0 and result.reason == "out"
     assert "stay in your hand" not in reason
+
+
+def _move(**fields: object) -> rules.Move:
+    return rules.parse_move(fields)
+
+
+def _after_a_joker_run(hero: list[str], draw: str, thrown: str = "2H") -> rules.GameState:
+    """Two players. Seat 0 holds `hero`; seat 1 opens with a run whose joker stands for JS
+    and throws `thrown`; then seat 0 is to draw, `draw` from the stock."""
+    run = ["9S", "TS", "JK", "QS", "KS", "AS"]
+    filler = ["3D", "4D", "6C", "8C", "3H", "4H", "6D"]
+    left = _pack()
+    for card in [*hero, *run, *filler, "9D", "4S", thrown, draw]:
+        left.remove(card)
+    deal = rules.Deal(
+        hands=(tuple(hero), (*run, *filler)), discard=("9D",), stock=("4S", thrown, draw, *left)
+    )
+    state = rules.new_game("rummy51", 2, seed=bytes(32), deal=deal)
+    for seat, moves in (
+        (0, [_move(type="draw", source="stock"), _move(type="discard", card="4S")]),
+        (1, [_move(type="draw", source="stock"), _move(type="meld", melds=[run])]),
+        (1, [_move(type="discard", card=thrown)]),
+    ):
+        for move in moves:
+            state = rules.apply(state, seat, move)
+    return state
+
+
+def test_a_held_natural_takes_the_tables_joker_to_go_out() -> None:
+    # 60 points of sets, a run that the drawn 10 completes, 5H 5C, and the JS a table run's
+    # joker stands for: opened, the swap gives the joker that makes 5H 5C a set; 2C is thrown.
+    hero = OPENING + ["7D", "8D", "9D", "5H", "5C", "JS", "2C"]
+    state = _after_a_joker_run(hero, draw="TD")
+    assert rules.seat_view(state, 0).melds[0].stands_for[2] == "JS"
+    state, kinds, _ = _play_turn(state)
+    assert "swap" in kinds
+    result = state.hand_result
+    assert result is not None and result.winner == 0 and result.reason == "out"
+
+
+@pytest.mark.parametrize("search", [True, False])
+def test_the_natural_for_a_tables_joker_is_taken_from_the_pile(search: bool) -> None:
+    hero = OPENING + ["7D", "8D", "9D", "5H", "5C", "2C", "3C"]
+    state = _after_a_joker_run(hero, draw="TD", thrown="JS")
+    view = rules.seat_view(state, 0)
+    move = ExpertStrategy(budget_ms=None, samples=4, search=search).choose(
+        view, list(rules.legal_moves(view)), Random(1)
+    )
+    assert move == _move(type="draw", source="discard")
