@@ -104,8 +104,9 @@ def has_joker_pair(cards: Sequence[int], distinct: bool, ace_high: bool) -> bool
             if a % 13 == b % 13 and (a != b or not distinct):
                 return True
             if a // 13 == b // 13 and a != b:
-                d = abs(a % 13 - b % 13)
-                if d <= 2 or (ace_high and 11 <= d):
+                lo, hi = sorted((a % 13, b % 13))
+                # Q-K-A with the ace high; never K-A-2, so 2 and K are not a pair.
+                if hi - lo <= 2 or (ace_high and lo == 0 and hi >= 11):
                     return True
     return False
 

@@ -174,6 +174,19 @@ def test_a_set_with_two_jokers_and_its_two_missing_suits_frees_one_joker() -> No
     assert s.hands[0].count("JK") == 1 and s.jokers_taken == 1
 
 
+def test_freeing_a_joker_that_no_meld_could_take_is_refused_k_a_2_does_not_wrap() -> None:
+    # Only full sets on the table, and 2S KS in hand: K-A-2 wraps, so the freed joker would
+    # have nowhere to go and no discard would be legal. Refused, and not offered.
+    hand = ["AD", "AS", "AC", "AH", "QH", "QS", "JK", "2S", "KS", "7D", "QC", "QD", "4H"]
+    s = game(V, [hand, ["3C", "6H", "9D"]], ["5C"], ["9C", "3D", "8C"])
+    s = play(s, 0, draw(), meld(["AD", "AS", "AC", "AH"], ["QH", "QS", "JK"]), discard("9C"))
+    s = play(s, 1, draw(), discard("3D"))
+    s = play(s, 0, draw())  # 8C
+    rejected(s, 0, layoff("m2", "QC", "QD"), "must_play_joker")
+    moves = rules.legal_moves(rules.seat_view(s, 0))
+    assert not any(m.type == "layoff" and len(m.cards) == 2 for m in moves)
+
+
 def test_going_out_must_end_with_a_discard_not_a_lay_off() -> None:
     s = _opened(["TS", "JS"], ["4D", "6H", "9D"], ["5C", "QS"])
     s = play(s, 1, draw(), discard("5C"))
