@@ -6,7 +6,8 @@ declined on the pile, what would feed the next player). Weights differ per varia
 (`PROFILES`, tuned by tournaments against greedy).
 
 - draw: classic/basic weigh the top discard's sure price against a weighted sample of the
-  unseen cards the stock may give; rummy51 takes it only when it melds or lays off now;
+  unseen cards the stock may give; rummy51 takes it only when it melds or lays off now
+  (or is the natural for a table run's joker), and does not search it;
 - play: meld and lay off whatever lowers the hand's price. In classic and basic it keeps
   finished melds hidden while every opponent holds more than `hold_until` cards (they are
   lay-off targets for the opponent once down, and cost no tempo held, since it lays them all
@@ -278,8 +279,15 @@ class ExpertStrategy:
         return sorted(draws, key=lambda m: m.source != "stock")
 
     def _draw_in_doubt(self, view: SeatView, know: Knowledge) -> bool:
-        """Whether the top discard could matter at all (else the stock, without search)."""
-        if view.discard_top is None:
+        """Whether the top discard could matter at all (else the stock, without search).
+
+        rummy51's draw is never searched: its rule (the pile's top when it melds, lays off
+        or takes a joker) is sure, and the rollouts, where our seat plays greedy, open at
+        once and take what greedy takes. Paired on seed 13's 300 deals, searching the draw
+        cost 3.2 [+-3.3] points of hands won and 4.0 [+-2.4] points a hand of the margin
+        over the field.
+        """
+        if view.discard_top is None or know.v.opening_min:
             return False
         top = fast.code_to_int(view.discard_top)
         return top != JOKER and top in self._related(know.hand, know)
