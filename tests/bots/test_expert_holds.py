@@ -128,3 +128,4 @@ def test_the_natural_for_a_tables_joker_is_taken_from_the_pile(search: bool) -> 
         view, list(rules.legal_moves(view)), Random(1)
     )
     assert move == _move(type="draw", source="discard")
+    assert "wins you the joker" in explain(view, move)["en"]
