@@ -99,7 +99,13 @@ DEFAULT_PROFILE = {
 # hands; the difference paired hand by hand with the expert that opens at once, which won
 # 30.2%): 4 cards +3.1 [+-3.3] points of hands won, 6 +4.4 [+-3.0] (34.6%), 9 +1.9 [+-2.6];
 # its penalty margin over the field rose by 3.1 [+-1.5] points a hand. Also holding the melds
-# made after the opening (`hold_opened`) added 0.6 [+-0.9]; left off.
+# made after the opening (`hold_opened`) added 0.6 [+-0.9]; left off. Since the table's
+# jokers count (2026-12-04), 4 against 6 (paired, 400 deals, search off): +0.5 [+-1.1] and
+# +0.8 [+-1.1] points of hands won at seeds 11 and 13, and +0.0 [+-0.5] and +0.9 [+-0.5]
+# penalty points a hand of margin; `bench/tune.py`, 300 matches at seeds 5, 6 and 7: matches
+# won 32.3/39.3/38.7% against 26.0/37.0/36.3%. Holding to the end (0) wins the most hands
+# (39.8% of 1,778 at those seeds) and the fewest matches (20.9%): lost, it pays for all 13
+# cards (53-57 penalty points a hand against 22-26).
 # `sample_cap` (0: none): rummy51's search gains nothing from more samples (16 against 8:
 # +0.2 [+-5.0] points of hands won, duplicate as above), and its samples cost the most (hands
 # of 13 or more cards): the server's expert takes at most 8 there, as tournaments do.
@@ -111,7 +117,7 @@ PROFILES = {
         "exposure": 0.3,
         "feed_weight": 16.0,
         "race": 0.0,
-        "hold_opening": 6.0,
+        "hold_opening": 4.0,
         "sample_cap": 8.0,
     },
 }

@@ -67,7 +67,7 @@ def test_the_opening_stays_in_hand_while_every_opponent_is_far_from_out() -> Non
 
 
 def test_the_opening_goes_down_once_an_opponent_is_close_to_out() -> None:
-    state, kinds, _ = _play_turn(_game(OPENING + LOOSE, [13, 5, 13], draw="7C"))
+    state, kinds, _ = _play_turn(_game(OPENING + LOOSE, [13, 4, 13], draw="7C"))
     assert "meld" in kinds
     assert rules.seat_view(state, 0).opened[0]
 
