@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from bots.greedy import splitter_for
 from bots.knowledge import neighbour
-from bots.strategy import move_cards
+from bots.strategy import joker_stands, move_cards
 from rules import fast
 from rules.fast import JOKER
 
@@ -123,7 +123,7 @@ def explain(view: SeatView, move: Move) -> Words:
         if move.source == "discard" and top is not None:
             c = fast.code_to_int(top)
             name = card_words(c)
-            if _stands_for_a_joker(top, view):
+            if c in joker_stands(view):
                 return {
                     "en": f"take the {name['en']} from the discard pile: it wins you the joker "
                     "it stands for in a run on the table, once you have opened",
@@ -171,14 +171,6 @@ def explain(view: SeatView, move: Move) -> Words:
         "en": f"discard the {name['en']}: {why['en']}{keeps['en']}{held['en']}",
         "nl": f"leg {name['nl']} af: {why['nl']}{keeps['nl']}{held['nl']}",
     }
-
-
-def _stands_for_a_joker(card: str, view: SeatView) -> bool:
-    """Whether a table run's joker stands for `card` (rummy51 lets a player swap it)."""
-    return any(
-        m.kind == "run" and ("JK", card) in zip(m.cards, m.stands_for, strict=True)
-        for m in view.melds
-    )
 
 
 def _held(hand: list[int], view: SeatView) -> Words:

@@ -13,7 +13,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from bots.memory import HandMemory
-from bots.strategy import table_targets
+from bots.strategy import joker_stands, table_targets
 from rules import fast
 from rules.fast import JOKER, FastRules
 
@@ -69,17 +69,7 @@ class Knowledge:
         # rummy51: the natural each table run's joker stands for, one entry a joker. A held
         # copy plays as that joker in the turn we open (or later): the joker stays on the
         # table until somebody swaps it, and greedy never does.
-        self.swappable = (
-            [
-                fast.code_to_int(stands)
-                for m in view.melds
-                if m.kind == "run"
-                for card, stands in zip(m.cards, m.stands_for, strict=True)
-                if card == "JK"
-            ]
-            if v.joker_swap
-            else []
-        )
+        self.swappable = joker_stands(view) if v.joker_swap else []
         n = view.players
         self.declined = [set(memory.declined[s]) for s in range(n)]
         self.held: list[list[float]] = []

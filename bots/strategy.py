@@ -70,6 +70,18 @@ def table_targets(view: SeatView, v: FastRules) -> dict[int, list[str]]:
     return out
 
 
+def joker_stands(view: SeatView) -> list[int]:
+    """The natural card each joker in a table run stands for, one entry a joker (rummy51
+    lets a player who has opened swap that card for it)."""
+    return [
+        fast.code_to_int(stands)
+        for m in view.melds
+        if m.kind == "run"
+        for card, stands in zip(m.cards, m.stands_for, strict=True)
+        if card == "JK"
+    ]
+
+
 def has_partner(card: int, others: Sequence[int], ace_high: bool = False) -> bool:
     """Whether another card could one day form a meld with `card` (same rank, near in suit)."""
     if card == fast.JOKER:

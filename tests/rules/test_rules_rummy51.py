@@ -175,8 +175,8 @@ def test_a_set_with_two_jokers_and_its_two_missing_suits_frees_one_joker() -> No
 
 
 def test_freeing_a_joker_that_no_meld_could_take_is_refused_k_a_2_does_not_wrap() -> None:
-    # Only full sets on the table, and 2S KS in hand: K-A-2 wraps, so the freed joker would
-    # have nowhere to go and no discard would be legal. Refused, and not offered.
+    # Only full sets on the table, and 2S KS in hand: K-A-2 does not wrap, so the freed joker
+    # would have nowhere to go and no discard would be legal. Refused, and not offered.
     hand = ["AD", "AS", "AC", "AH", "QH", "QS", "JK", "2S", "KS", "7D", "QC", "QD", "4H"]
     s = game(V, [hand, ["3C", "6H", "9D"]], ["5C"], ["9C", "3D", "8C"])
     s = play(s, 0, draw(), meld(["AD", "AS", "AC", "AH"], ["QH", "QS", "JK"]), discard("9C"))
