@@ -187,6 +187,43 @@ def test_freeing_a_joker_that_no_meld_could_take_is_refused_k_a_2_does_not_wrap(
     assert not any(m.type == "layoff" and len(m.cards) == 2 for m in moves)
 
 
+# Seat 0 opens with four aces and four kings; seat 1 with QH QS JK, 8C 8D 8H and four
+# sevens, then discards 9D. Once seat 0 lays off 8S, only the queens' meld has room for a
+# joker, and QC QD free that joker: it must find a place in seat 0's hand.
+_ACES, _KINGS = ["AD", "AS", "AC", "AH"], ["KH", "KS", "KD", "KC"]
+_SEAT_1_MELDS = (["QH", "QS", "JK"], ["8C", "8D", "8H"], ["7C", "7D", "7H", "7S"])
+
+
+def _queens_joker_to_free(hand_a: list[str], stock: list[str]) -> rules.GameState:
+    b = [c for m in _SEAT_1_MELDS for c in m] + ["2D", "3D", "9D"]
+    s = game(V, [[*_ACES, *_KINGS, *hand_a], b], ["6C"], ["2C", "4C", *stock])
+    s = play(s, 0, draw(), meld(_ACES, _KINGS), discard("2C"))
+    return play(s, 1, draw(), meld(*_SEAT_1_MELDS), discard("9D"))
+
+
+def test_freeing_a_joker_whose_only_meld_leaves_the_discard_taken_is_refused() -> None:
+    # After the lay-off, 5H 5S JK would be the joker's only meld, and it leaves 9D, taken
+    # from the pile this turn and so not to be discarded: accepting it froze the turn.
+    s = _queens_joker_to_free(["QC", "QD", "5H", "5S", "8S"], [])
+    s = play(s, 0, draw("discard"), layoff("m4", "8S"))  # 9D
+    rejected(s, 0, layoff("m3", "QC", "QD"), "must_play_joker")
+    moves = rules.legal_moves(rules.seat_view(s, 0))
+    assert not any(m.type == "layoff" and len(m.cards) == 2 for m in moves)
+    s = play(s, 0, discard("5H"))
+    assert s.turn == 1
+
+
+def test_a_freed_joker_may_be_melded_with_the_other_joker_and_one_natural_card() -> None:
+    s = _queens_joker_to_free(["QC", "QD", "5H", "JK", "8S"], ["6D"])
+    s = play(s, 0, draw(), layoff("m4", "8S"), layoff("m3", "QC", "QD"))
+    assert sorted(s.hands[0]) == ["5H", "6D", "JK", "JK"] and s.jokers_taken == 1
+    moves = list(rules.legal_moves(rules.seat_view(s, 0)))
+    assert {m.type for m in moves} == {"meld"}  # no discard while holding the joker
+    assert ["5H", "JK", "JK"] in [sorted(m.melds[0]) for m in moves]
+    s = play(s, 0, meld(["5H", "JK", "JK"]), discard("6D"))
+    assert s.hand_result is not None and s.hand_result.winner == 0
+
+
 def test_going_out_must_end_with_a_discard_not_a_lay_off() -> None:
     s = _opened(["TS", "JS"], ["4D", "6H", "9D"], ["5C", "QS"])
     s = play(s, 1, draw(), discard("5C"))
