@@ -66,19 +66,14 @@ def _without(hand: Sequence[int], taken: Sequence[int]) -> list[int]:
     return rest
 
 
-# Weights per variant, tuned by tournaments against greedy. In rummy51's four-player race
-# the card count (tempo) and not feeding the next player matter most; points matter less.
-# `race` shortens the turns our hand expects to fill its melds in to `race` times the card
-# count of the opponent nearest to going out (see `HandEval`): in classic (200 matches, seed
-# 7) 0.6 raised the points margin per hand over greedy from 0.77 to 1.31 and the match wins
-# from 59% to 71%. In basic (seven cards, two opponents; 300 matches, seed 5) it lost: 0.6
-# won 40.7% of matches and 0.3 won 37.0%, against 45.7% without; basic keeps 0.
-# Classic, race 0.9 and holding melds down to 3 opponent cards (bench/tune.py, 100 matches,
-# seed 5, points margin per hand over greedy): race 0.6 and 4 (before) 1.15; race 0.9 1.35;
-# 3: 1.57; 6: 0.65; race 0.9 and 3: 2.28 (hands won 50% -> 56%); race 0.9 and 2: 0.93
-# (caught holding melds too often: 49% of matches). Race 0.9 alone won 69.2% of 500 matches.
-# Both, `rummy tournament` classic expert,greedy, 500 matches, seed 5: 76.0% [0.721, 0.795]
-# (6.62 to 4.53 points per hand; before: 68.0%); hard,medium, 300 matches, seed 1: 72.3%.
+# Weights per variant, tuned against greedy; the measurements behind each value are in the
+# README's "Computer players" section (bench/tune.py and the paired bench/duplicate.py).
+# - `race` shortens the turns our hand expects to fill its melds in to `race` times the card
+#   count of the opponent nearest to going out (`HandEval`): in classic's two-player race a
+#   card's outs are worth little once the opponent is a card or two from out, its points a
+#   lot. Basic (two opponents, seven cards) and rummy51 lost with it and keep 0.
+# - in rummy51's four-player race the card count (`tempo`) and not feeding the next player
+#   matter most; points matter less.
 DEFAULT_PROFILE = {
     "tempo": 8.0,
     "exposure": 1.0,
@@ -86,29 +81,17 @@ DEFAULT_PROFILE = {
     "race": 0.9,
     "hold_until": 3.0,
 }
-# Holding finished melds (`_hold_melds`): hold while every opponent has more than
-# `hold_until` cards (a negative value: never hold); with `rummy_hold` set, a hand that has
-# neither melded nor laid off yet holds its lay-offs too (going rummy, basic). Basic with 4
-# and no rummy_hold went rummy in 8 of its 196 hands won (60 matches, seed 5); 2 with
-# rummy_hold in 66 of 151 and won 43 of the 60 matches (3: 43, 1: 40, 0: 38, 2 without
-# rummy_hold: 36, against 25). Over 300 matches (bench/tune.py) it won 72.0% [0.667, 0.768]
-# at seed 5 (points margin per hand over greedy 0.84 -> 4.87) and 68.3% at seed 7 (4.44).
-# rummy51's `hold_opening` (`_hold_melds`): keep a legal opening in hand while every opponent has
-# more than this many cards, unless it goes out this turn. Measured with bench/duplicate.py
-# (120 deals, each played with the expert in every seat against three greedy, seed 5, 480
-# hands; the difference paired hand by hand with the expert that opens at once, which won
-# 30.2%): 4 cards +3.1 [+-3.3] points of hands won, 6 +4.4 [+-3.0] (34.6%), 9 +1.9 [+-2.6];
-# its penalty margin over the field rose by 3.1 [+-1.5] points a hand. Also holding the melds
-# made after the opening (`hold_opened`) added 0.6 [+-0.9]; left off. Since the table's
-# jokers count (2026-12-04), 4 against 6 (paired, 400 deals, search off): +0.5 [+-1.1] and
-# +0.8 [+-1.1] points of hands won at seeds 11 and 13, and +0.0 [+-0.5] and +0.9 [+-0.5]
-# penalty points a hand of margin; `bench/tune.py`, 300 matches at seeds 5, 6 and 7: matches
-# won 32.3/39.3/38.7% against 26.0/37.0/36.3%. Holding to the end (0) wins the most hands
-# (39.8% of 1,778 at those seeds) and the fewest matches (20.9%): lost, it pays for all 13
-# cards (53-57 penalty points a hand against 22-26).
-# `sample_cap` (0: none): rummy51's search gains nothing from more samples (16 against 8:
-# +0.2 [+-5.0] points of hands won, duplicate as above), and its samples cost the most (hands
-# of 13 or more cards): the server's expert takes at most 8 there, as tournaments do.
+# Holding finished melds (`_hold_melds`), a negative value meaning never:
+# - `hold_until`: while every opponent has more cards than this; in classic 3 beat 2 (caught
+#   holding too often), 4 and 6.
+# - `rummy_hold`: a hand that has neither melded nor laid off holds its lay-offs too, so basic
+#   goes rummy (double points), which greedy never does.
+# - `hold_opening`: rummy51 keeps a legal opening in hand while every opponent has more cards
+#   than this, unless it goes out this turn; laid down, its melds are lay-off targets for three
+#   opponents. Lower values win more hands and fewer matches: a lost hand that never opened
+#   pays for all 13 cards.
+# - `sample_cap` (0: none): rummy51's samples cost the most (hands of 13 or more cards) and
+#   more than 8 bought nothing, so the server's expert takes at most 8 there, as tournaments do.
 PLAY_DEFAULTS = {"hold_until": 4.0, "rummy_hold": 0.0, "hold_opening": -1.0, "sample_cap": 0.0}
 PROFILES = {
     "basic": {**DEFAULT_PROFILE, "race": 0.0, "hold_until": 2.0, "rummy_hold": 1.0},
