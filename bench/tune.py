@@ -17,31 +17,8 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from concurrent.futures import ProcessPoolExecutor
-from typing import Any
 
-from bots.strategy import Strategy
-from bots.tournament import (
-    PlayerStats,
-    labels_for,
-    parse_settings,
-    play_match,
-    tuned_strategy,
-    wilson,
-)
-
-
-def _chunk(args: tuple[str, tuple[str, ...], int, list[int], dict[str, Any]]) -> list[PlayerStats]:
-    variant, players, seed, indices, settings = args
-
-    def factory(name: str) -> Strategy:
-        return tuned_strategy(name, settings)
-
-    total = [PlayerStats() for _ in players]
-    for i in indices:
-        for t, s in zip(total, play_match(variant, players, seed, i, factory), strict=True):
-            t.merge(s)
-    return total
+from bots.tournament import parse_settings, run
 
 
 def main() -> int:
@@ -55,32 +32,23 @@ def main() -> int:
     ap.add_argument("--tag", default="")
     args = ap.parse_args()
     settings = parse_settings(args.set)
-    players = tuple(p.strip() for p in args.players.split(","))
-    chunks = [list(range(i, min(args.matches, i + 5))) for i in range(0, args.matches, 5)]
-    total = [PlayerStats() for _ in players]
-    work = [(args.variant, players, args.seed, c, settings) for c in chunks]
-    with ProcessPoolExecutor(args.jobs) as pool:
-        for part in pool.map(_chunk, work):
-            for t, s in zip(total, part, strict=True):
-                t.merge(s)
-    labels = labels_for(players)
-    me = total[0]
-    others = total[1:]
-    pph = me.points / max(1, me.hands)
-    opp = sum(o.points for o in others) / max(1, sum(o.hands for o in others))
-    lo, hi = wilson(me.matches_won, args.matches)
+    players = [p.strip() for p in args.players.split(",")]
+    summary = run(args.variant, players, args.matches, args.seed, jobs=args.jobs, settings=settings)
+    me, *others = summary.values()
+    opp_hands = sum(o["hands"] for o in others)
+    opp = sum(o["mean_points_per_hand"] * o["hands"] for o in others) / max(1, opp_hands)
     out = {
         "tag": args.tag,
         "settings": settings,
         "variant": args.variant,
-        "players": labels,
+        "players": list(summary),
         "matches": args.matches,
-        "win_rate": round(me.matches_won / args.matches, 4),
-        "ci95": [round(lo, 3), round(hi, 3)],
-        "hands": me.hands,
-        "hands_won_rate": round(me.hands_won / max(1, me.hands), 4),
-        "points_per_hand": round(pph, 3),
-        "margin_per_hand": round(pph - opp, 3),
+        "win_rate": round(me["win_rate"], 4),
+        "ci95": [round(x, 3) for x in me["ci95"]],
+        "hands": me["hands"],
+        "hands_won_rate": round(me["hands_won"] / max(1, me["hands"]), 4),
+        "points_per_hand": round(me["mean_points_per_hand"], 3),
+        "margin_per_hand": round(me["mean_points_per_hand"] - opp, 3),
     }
     print(json.dumps(out), flush=True)
     return 0

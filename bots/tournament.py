@@ -191,12 +191,12 @@ def play_turn(
 
 
 def _run_chunk(
-    args: tuple[str, tuple[str, ...], int, list[int], float | None],
+    args: tuple[str, tuple[str, ...], int, list[int], float | None, dict[str, Any]],
 ) -> list[PlayerStats]:
-    variant, players, seed, indices, budget_ms = args
+    variant, players, seed, indices, budget_ms, settings = args
 
     def factory(name: str) -> Strategy:
-        return make_strategy(name, budget_ms)
+        return tuned_strategy(name, settings) if settings else make_strategy(name, budget_ms)
 
     total = [PlayerStats() for _ in players]
     for i in indices:
@@ -213,18 +213,21 @@ def run(
     jobs: int = 1,
     progress: Callable[[int], None] | None = None,
     budget_ms: float | None = None,
+    settings: dict[str, Any] | None = None,
 ) -> dict[str, dict[str, Any]]:
     """Play `matches` matches and summarise them per player label.
 
     With `budget_ms` the expert thinks against the clock as on the server: its decision times
-    are the server's, but the results no longer reproduce exactly.
+    are the server's, but the results no longer reproduce exactly. `settings` are keywords
+    for the expert (`tuned_strategy`), what bench/tune.py tries; they leave out the budget.
     """
     players = tuple(players)
+    settings = settings or {}
     total = [PlayerStats() for _ in players]
     chunks = [list(range(i, min(matches, i + 5))) for i in range(0, matches, 5)]
     done = 0
     if jobs <= 1:
-        results = (_run_chunk((variant, players, seed, c, budget_ms)) for c in chunks)
+        results = (_run_chunk((variant, players, seed, c, budget_ms, settings)) for c in chunks)
         for part, chunk in zip(results, chunks, strict=True):
             for t, s in zip(total, part, strict=True):
                 t.merge(s)
@@ -233,7 +236,7 @@ def run(
                 progress(done)
     else:
         with ProcessPoolExecutor(jobs) as pool:
-            args = [(variant, players, seed, c, budget_ms) for c in chunks]
+            args = [(variant, players, seed, c, budget_ms, settings) for c in chunks]
             for part, chunk in zip(pool.map(_run_chunk, args), chunks, strict=True):
                 for t, s in zip(total, part, strict=True):
                     t.merge(s)
