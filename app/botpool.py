@@ -91,8 +91,13 @@ class BotPool:
         return await loop.run_in_executor(self._worker(room_id), fn, *args)
 
     def close(self) -> None:
-        """Stop the workers (the app's lifespan calls this on shutdown)."""
+        """Stop the workers (the app's lifespan calls this on shutdown).
+
+        Queued work is dropped; a decision or review already running finishes first (its
+        budget or sample count bounds it), so each worker's queues are released before the
+        server exits. Not waiting left their semaphores to Python's resource tracker, which
+        warned of them as leaked on every shutdown."""
         for worker in self._workers:
             if worker is not None:
-                worker.shutdown(wait=False, cancel_futures=True)
+                worker.shutdown(wait=True, cancel_futures=True)
         self._workers = [None] * self.processes
