@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 from typing import Any
 
@@ -34,6 +35,12 @@ class BoundedPool(AsyncAdaptedQueuePool):
             raise Unavailable(
                 f"the database is busy: no connection within {self._timeout:g} s, try again"
             ) from None
+
+
+# SQLAlchemy keeps its own loggers at WARNING unless asked; a pool class of ours logs under
+# our module's name instead, where the server's INFO level printed "Pool disposed" and
+# "Pool recreating" at every shutdown and, at debug, every connection's checkout.
+logging.getLogger(f"{__name__}.{BoundedPool.__name__}").setLevel(logging.WARNING)
 
 
 def create_engine(url: str, pool_timeout: float = POOL_TIMEOUT_SECONDS) -> AsyncEngine:
