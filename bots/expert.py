@@ -67,7 +67,8 @@ def _without(hand: Sequence[int], taken: Sequence[int]) -> list[int]:
 
 
 # Weights per variant, tuned against greedy; the measurements behind each value are in the
-# README's "Computer players" section (bench/tune.py and the paired bench/duplicate.py).
+# README's "Computer players" section and docs/computer-players.md (bench/tune.py and the
+# paired bench/duplicate.py).
 # - `race` shortens the turns our hand expects to fill its melds in to `race` times the card
 #   count of the opponent nearest to going out (`HandEval`): in classic's two-player race a
 #   card's outs are worth little once the opponent is a card or two from out, its points a
