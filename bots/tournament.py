@@ -15,6 +15,7 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import ExitStack
 from dataclasses import dataclass, field
 from random import Random
 from typing import Any
@@ -225,24 +226,16 @@ def run(
     settings = settings or {}
     total = [PlayerStats() for _ in players]
     chunks = [list(range(i, min(matches, i + 5))) for i in range(0, matches, 5)]
+    args = [(variant, players, seed, c, budget_ms, settings) for c in chunks]
     done = 0
-    if jobs <= 1:
-        results = (_run_chunk((variant, players, seed, c, budget_ms, settings)) for c in chunks)
-        for part, chunk in zip(results, chunks, strict=True):
+    with ExitStack() as stack:
+        mapper = stack.enter_context(ProcessPoolExecutor(jobs)).map if jobs > 1 else map
+        for part, chunk in zip(mapper(_run_chunk, args), chunks, strict=True):
             for t, s in zip(total, part, strict=True):
                 t.merge(s)
             done += len(chunk)
             if progress:
                 progress(done)
-    else:
-        with ProcessPoolExecutor(jobs) as pool:
-            args = [(variant, players, seed, c, budget_ms, settings) for c in chunks]
-            for part, chunk in zip(pool.map(_run_chunk, args), chunks, strict=True):
-                for t, s in zip(total, part, strict=True):
-                    t.merge(s)
-                done += len(chunk)
-                if progress:
-                    progress(done)
     return summarise(players, total, matches)
 
 
