@@ -26,7 +26,7 @@ from app.config import Settings, get_settings
 from app.db import create_engine
 from app.errors import AppError, error_payload
 from app.healing import heal_forever
-from app.hub import create_hub
+from app.hub import Hub, LocalHub
 from app.persist import create_store
 from app.service import Clock, RoomService, utcnow
 from app.testclock import offset_clock
@@ -102,6 +102,15 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     openapi.install(app)
     head.install(app)
     return app
+
+
+def create_hub(redis_url: str | None) -> Hub:
+    """The in-process hub, or with a Redis URL the one that spans processes."""
+    if redis_url:
+        from app.hub.redis import RedisHub  # imports redis only where it is used
+
+        return RedisHub(redis_url)
+    return LocalHub()
 
 
 async def _purge_forever(service: RoomService, interval: float) -> None:

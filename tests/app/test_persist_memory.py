@@ -14,7 +14,7 @@ from rummytest import fixed_deal
 import rules
 from app.config import Settings
 from app.errors import RoomFull, StaleVersion
-from app.hub import Hub
+from app.hub import LocalHub
 from app.persist import MemoryStore, Writer
 from app.service import RoomService
 
@@ -45,7 +45,7 @@ class RecordingWriter:
 
 def make_service(store: MemoryStore | None = None) -> RoomService:
     settings = Settings(allow_fixed_deals=True, database_url="sqlite+aiosqlite://")
-    return RoomService(store or MemoryStore(), Hub(), settings)
+    return RoomService(store or MemoryStore(), LocalHub(), settings)
 
 
 async def online_room(service: RoomService) -> tuple[str, list[str]]:

@@ -1,6 +1,6 @@
 """Room events and presence across server processes and machines, through Redis.
 
-`RedisHub` is `app.hub.Hub` for several `rummy serve` processes on one database
+`RedisHub` is the hub (`app.hub.protocol.Hub`) for several `rummy serve` processes on one database
 (RUMMY_REDIS_URL). The routes use the same interface; what changes underneath:
 
 - Events: `publish` delivers to this process's own sockets at once and sends the event to
@@ -40,7 +40,8 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from app.hub import Event, Hub, away_of
+from app.hub.local import LocalHub
+from app.hub.protocol import Event, Presence, away_of
 
 log = logging.getLogger("rummy.redis_hub")
 
@@ -63,7 +64,7 @@ REDIS_CONNECTIONS = 64  # per process; the subscription holds one of them
 REDIS_WAIT_SECONDS = 5
 
 
-class RedisHub(Hub):
+class RedisHub(LocalHub):
     def __init__(self, url: str) -> None:
         super().__init__()
         # A blocking pool: under a burst (hundreds of sockets connecting at once) a command
@@ -273,7 +274,7 @@ class RedisHub(Hub):
             marks = cached[1]
         return away_of(marks, present)
 
-    def presence_now(self, room: str) -> tuple[set[int], dict[int, datetime]] | None:
+    def presence_now(self, room: str) -> Presence | None:
         """`presence` and `away_since` while both reads are fresh in this process's cache,
         else None (the fan-out then reads them in a task)."""
         seats, marks = self._presence.get(room), self._away_cache.get(room)
