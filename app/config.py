@@ -36,9 +36,9 @@ class Settings(BaseSettings):
     # Tests of whole server processes only (app/testclock.py): a file whose number of seconds
     # is added to the server's clock.
     clock_offset_file: str | None = None
-    # Hostile-input limits. Rates (app/ratelimit.py) per client address, "<n>/<period>"
+    # Hostile-input limits. Rates (app/guards/ratelimit.py) per client address, "<n>/<period>"
     # or "off", shared by every process on the same Redis; frames count every websocket
-    # frame. The guards (app/guards.py): body cap and timeout, idle websocket timeout,
+    # frame. The guards (app/guards/middleware.py): body cap and timeout, idle websocket timeout,
     # open websockets per address. The frame cap is uvicorn's ws_max_size.
     rate_limit_enabled: bool = True
     rate_create: str = "600/minute"
@@ -58,7 +58,7 @@ class Settings(BaseSettings):
     secret_key_file: str | None = None
     # Where the static web app lives (index.html, js/, css/).
     web_dir: str | None = None
-    # Connection guards (app/conn_guard.py): a request head not complete in time is closed
+    # Connection guards (app/guards/connections.py): a request head not complete in time is closed
     # with 408; HTTP connections open at once per client address (0: no cap).
     header_timeout_seconds: float = 10.0
     max_connections_per_client: int = 64

@@ -19,12 +19,13 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import rules
-from app import guards, head, logscrub, openapi
+from app import guards, logscrub, openapi
 from app.api import health, hints, moves, rooms, seats, watch, ws
 from app.api.fanout import Fanout
 from app.config import Settings, get_settings
 from app.db import create_engine
 from app.errors import AppError, error_payload
+from app.guards import head
 from app.healing import heal_forever
 from app.hub import Hub, LocalHub
 from app.persist import create_store

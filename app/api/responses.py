@@ -1,5 +1,5 @@
 """The error answers a route can give, for its `responses=` (API.md's error table, and the
-408/413/429 of app/guards.py), so that the OpenAPI document lists every one of them."""
+408/413/429 of app/guards/), so that the OpenAPI document lists every one of them."""
 
 from __future__ import annotations
 

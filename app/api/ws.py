@@ -48,7 +48,7 @@ from app.service import RoomService
 router = APIRouter()
 log = logging.getLogger("rummy.ws")
 
-# Close codes mirroring the HTTP statuses (app/limits.py counts them as failed checks).
+# Close codes mirroring the HTTP statuses (app/guards/ counts them as failed checks).
 # 4503: the database had no connection free in time (`unavailable`): reconnect later.
 CLOSE_CODES = {401: 4401, 403: 4403, 404: 4404, 410: 4410, 503: 4503}
 # How long an opened socket without `?token=` may take to send its auth frame.
