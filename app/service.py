@@ -39,7 +39,7 @@ from app.errors import (
     Unauthorized,
     WaitingForPlayers,
 )
-from app.hub import Hub
+from app.hub import Hub, Presence
 from app.marks import MarksBatcher
 from app.persist import Commit, GroupCommitter, NewSeat, Snapshot, Store
 from app.persist.records import (
@@ -58,7 +58,6 @@ from app.views import (
     LogMove,
     LogStandIn,
     LogVote,
-    Presence,
     RecentMoves,
     RoomView,
     build_view,

@@ -22,10 +22,10 @@ from pydantic_core import to_json
 
 from app.api.outbox import Outbox
 from app.errors import AppError, RoomExpired, RoomNotFound
-from app.hub import Event
+from app.hub import Event, Presence
 from app.persist.records import Snapshot
 from app.service import RoomService
-from app.views import Presence, seat_infos, view_text
+from app.views import seat_infos, view_text
 
 
 class Audience:
