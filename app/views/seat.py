@@ -68,7 +68,7 @@ def seat_infos(snap: Snapshot, presence: Presence) -> tuple[SeatInfo, ...]:
                 "connected": s.seat in connected,
                 "bot": s.bot,
                 "away_since": None if s.bot or s.seat in connected else away.get(s.seat),
-                "stand_in": cast(_StandIn, s.stand_in),  # app/standin.py: only levels
+                "stand_in": cast(_StandIn, s.stand_in),  # app/turns/standin.py: only levels
                 "timeouts": s.timeouts,
             },
         )

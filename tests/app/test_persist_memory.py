@@ -1,6 +1,6 @@
-"""The room service (`app.service.RoomService`) driven directly on the in-memory store: no server,
-no database, no uvicorn. What a player would see comes back from the same calls the
-routes make (`create`, `join`, `move`, `vote`, `hand_log`)."""
+"""The room service (`app.rooms.service.RoomService`) driven directly on the in-memory
+store: no server, no database, no uvicorn. What a player would see comes back from the
+same calls the routes make (`create`, `join`, `move`, `vote`, `hand_log`)."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from app.config import Settings
 from app.errors import RoomFull, StaleVersion
 from app.hub import LocalHub
 from app.persist import MemoryStore, Writer
-from app.service import RoomService
+from app.rooms.service import RoomService
 
 # Seat 0 draws the planted KS, melds its three runs and discards the KS: out in one turn.
 HAND = ["AH", "2H", "3H", "4H", "5C", "6C", "7C", "8D", "9D", "TD"]
