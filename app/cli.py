@@ -16,8 +16,8 @@ def _serve(args: argparse.Namespace) -> int:
 
     from app import migrate
     from app.config import get_settings
-    from app.conn_guard import server_config
     from app.db import create_engine
+    from app.guards.connections import server_config
     from app.main import create_app
 
     settings = get_settings()

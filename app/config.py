@@ -25,20 +25,20 @@ class Settings(BaseSettings):
     batch_writer: bool = True
     # How often the purge task looks for expired rooms.
     purge_interval_seconds: float = 3600
-    # How often each process checks its cached rooms against the database (app/healing.py):
+    # How often each process checks its cached rooms against the database (app/rooms/healing.py):
     # the longest a room stays behind when an event between processes was lost.
     heal_interval_seconds: float = 2.0
-    # Seats that stay alive (app/standin.py, app/timers.py): how long a human seat must have
-    # been away before another seat may ask for a stand-in, and how often each process
-    # looks for turns whose timer ran out.
+    # Seats that stay alive (app/turns/standin.py, app/turns/timers.py): how long a human
+    # seat must have been away before another seat may ask for a stand-in, and how often
+    # each process looks for turns whose timer ran out.
     away_seconds: float = 60.0
     timer_interval_seconds: float = 1.0
     # Tests of whole server processes only (app/testclock.py): a file whose number of seconds
     # is added to the server's clock.
     clock_offset_file: str | None = None
-    # Hostile-input limits. Rates (app/ratelimit.py) per client address, "<n>/<period>"
+    # Hostile-input limits. Rates (app/guards/ratelimit.py) per client address, "<n>/<period>"
     # or "off", shared by every process on the same Redis; frames count every websocket
-    # frame. The guards (app/guards.py): body cap and timeout, idle websocket timeout,
+    # frame. The guards (app/guards/middleware.py): body cap and timeout, idle websocket timeout,
     # open websockets per address. The frame cap is uvicorn's ws_max_size.
     rate_limit_enabled: bool = True
     rate_create: str = "600/minute"
@@ -58,11 +58,11 @@ class Settings(BaseSettings):
     secret_key_file: str | None = None
     # Where the static web app lives (index.html, js/, css/).
     web_dir: str | None = None
-    # Connection guards (app/conn_guard.py): a request head not complete in time is closed
+    # Connection guards (app/guards/connections.py): a request head not complete in time is closed
     # with 408; HTTP connections open at once per client address (0: no cap).
     header_timeout_seconds: float = 10.0
     max_connections_per_client: int = 64
-    # Computer seats (app/botpool.py): worker processes that run bot decisions off the
+    # Computer seats (app/turns/botpool.py): worker processes that run bot decisions off the
     # event loop, each room pinned to one (0: threads), and the searching bots' time budget.
     bot_processes: int = 1
     bot_budget_ms: float = 150.0

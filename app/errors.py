@@ -109,6 +109,6 @@ def error_payload(exc: Exception) -> tuple[int, dict[str, Any]]:
 
 
 def error_json(exc: Exception) -> tuple[int, bytes]:
-    """(status, JSON body) of `error_payload`, for answers sent below FastAPI (app/guards.py)."""
+    """(status, JSON body) of `error_payload`, for answers sent below FastAPI (app/guards/)."""
     status, body = error_payload(exc)
     return status, json.dumps(body).encode()

@@ -19,18 +19,20 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import rules
-from app import guards, head, logscrub, openapi
-from app.api import health, hints, moves, rooms, seats, watch, ws
+from app import guards, logscrub
+from app.api import health, hints, moves, openapi, rooms, seats, watch, ws
 from app.api.fanout import Fanout
+from app.clock import Clock, utcnow
 from app.config import Settings, get_settings
 from app.db import create_engine
 from app.errors import AppError, error_payload
-from app.healing import heal_forever
-from app.hub import create_hub
+from app.guards import head
+from app.hub import Hub, LocalHub
 from app.persist import create_store
-from app.service import Clock, RoomService, utcnow
+from app.rooms.healing import heal_forever
+from app.rooms.service import RoomService
 from app.testclock import offset_clock
-from app.timers import run_timers
+from app.turns.drivers import Turns
 from app.views import ErrorBody
 
 log = logging.getLogger("rummy")
@@ -62,12 +64,15 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         store = create_store(engine, settings)
         await store.seal_plain_rows()
         service = RoomService(store, hub, settings, clock or utcnow)
+        turns = Turns(service, settings)
+        service.turns = turns.computer  # the move path's step after each commit
         app.state.service = service
+        app.state.turns = turns
         app.state.fanout = Fanout(service)
         _tune_gc()
         purger = asyncio.create_task(_purge_forever(service, settings.purge_interval_seconds))
         healer = asyncio.create_task(heal_forever(service, settings.heal_interval_seconds))
-        timer = asyncio.create_task(run_timers(service, settings.timer_interval_seconds))
+        timer = asyncio.create_task(turns.timer.run(settings.timer_interval_seconds))
         try:
             yield
         finally:
@@ -75,8 +80,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
-            service.reviews.close()
-            service.bots.close()
+            turns.close()
             await hub.stop()
             await store.close()
             await engine.dispose()
@@ -102,6 +106,15 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     openapi.install(app)
     head.install(app)
     return app
+
+
+def create_hub(redis_url: str | None) -> Hub:
+    """The in-process hub, or with a Redis URL the one that spans processes."""
+    if redis_url:
+        from app.hub.redis import RedisHub  # imports redis only where it is used
+
+        return RedisHub(redis_url)
+    return LocalHub()
 
 
 async def _purge_forever(service: RoomService, interval: float) -> None:

@@ -52,13 +52,13 @@ class Room(Base):
     # Whether anyone with the room's id may watch it (API.md v1.1 spectators).
     spectators: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
     # The turn timer (API.md v1.1 `turn_seconds`): NULL for none. `turn_deadline` is when
-    # the turn now being played runs out, written with every move (app/timers.py); every
+    # the turn now being played runs out, written with every move (app/turns/timers.py); every
     # process's scheduler looks for the rooms whose deadline passed, so it outlives a restart.
     turn_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)
     turn_deadline: Mapped[datetime | None] = mapped_column(
         DateTime(timezone=True), nullable=True, index=True
     )
-    # Per seat, JSON: {"stand_in": [level or null], "timeouts": [int]} (app/standin.py).
+    # Per seat, JSON: {"stand_in": [level or null], "timeouts": [int]} (app/turns/standin.py).
     # On the room's row so that the move's compare-and-swap writes it: a stand-in's start
     # and end are ordered with the moves across processes. NULL: nobody stood in yet.
     attendance: Mapped[str | None] = mapped_column(Text, nullable=True)

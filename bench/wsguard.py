@@ -1,4 +1,4 @@
-"""What the websocket guard (app/guards.py) adds to every frame a socket receives.
+"""What the websocket guard (app/guards/sockets.py) adds to every frame a socket receives.
 
 Drives `Guards` in one process on uvloop, as the server runs it, with an app that reads
 `--frames` frames through the guard and, in the same run, the same number straight from a

@@ -57,8 +57,8 @@ def start_server(database_url: str, **settings: Any) -> LiveServer:
 
     from app import migrate
     from app.config import Settings
-    from app.conn_guard import server_config
     from app.db import create_engine
+    from app.guards.connections import server_config
     from app.main import create_app
 
     options: dict[str, Any] = {

@@ -1,1 +1,2 @@
-"""REST and websocket routes; each stays short and leaves decisions to app.service and rules."""
+"""REST and websocket routes; each stays short and leaves decisions to app.rooms,
+app.turns and rules."""

@@ -3,7 +3,7 @@ process; each socket's outbox only sends them (at once, or through its writer ta
 
 A hub event marks what each socket of the room wants (a view, the seats' presence) and
 wakes the room's task, which reads the snapshot and the presence once, takes each seat's
-view text from the snapshot (built once per seat and version, `app.views.view_text`) and
+view text from the snapshot (built once per seat and version, `app.views.seat.view_text`) and
 puts the finished frame text in each socket's `Outbox`. When the room is cached and the
 hub knows its presence without a read (a move in one process), the event does that work at
 once, without the task. A socket that fell behind holds only the newest: its slot is
@@ -22,10 +22,10 @@ from pydantic_core import to_json
 
 from app.api.outbox import Outbox
 from app.errors import AppError, RoomExpired, RoomNotFound
-from app.hub import Event
+from app.hub import Event, Presence
 from app.persist.records import Snapshot
-from app.service import RoomService
-from app.views import Presence, seat_infos, view_text
+from app.rooms.service import RoomService
+from app.views import seat_infos, view_text
 
 
 class Audience:

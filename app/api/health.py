@@ -7,7 +7,7 @@ import logging
 from fastapi import APIRouter
 from pydantic import BaseModel
 
-from app.deps import ServiceDep
+from app.api.deps import ServiceDep
 from app.errors import Unavailable
 from app.views import ErrorBody
 

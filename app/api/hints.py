@@ -9,8 +9,8 @@ from fastapi import APIRouter, Query
 from pydantic import BaseModel, Field
 
 import rules
+from app.api.deps import RoomId, SeatDep, TurnsDep
 from app.api.responses import SEAT, errors
-from app.deps import RoomId, SeatDep, ServiceDep
 
 router = APIRouter(prefix="/api/rooms/{room}", tags=["play"])
 
@@ -33,13 +33,13 @@ class HintView(BaseModel):
 async def get_hint(
     room: RoomId,
     seat: SeatDep,
-    service: ServiceDep,
+    turns: TurnsDep,
     lang: Literal["en", "nl"] = Query("en", description="the language of `reason`"),
 ) -> HintView:
     """The hard bot's move for this seat, chosen from this seat's view only (its own turn).
 
     409 `not_your_turn` on another seat's turn, `wrong_phase` once the hand is over."""
-    move, reasons = await service.hint(room, seat)
+    move, reasons = await turns.advice.hint(room, seat)
     return HintView(move=move, reason=reasons[lang], reasons=Reasons(**reasons))
 
 
@@ -64,7 +64,7 @@ class ReviewView(BaseModel):
 async def get_review(
     room: RoomId,
     seat: SeatDep,
-    service: ServiceDep,
+    turns: TurnsDep,
     hand: int = Query(ge=0, le=1_000_000, description="the hand's number in the log (0 first)"),
     lang: Literal["en", "nl"] = Query("en", description="the language of `reason`"),
 ) -> ReviewView:
@@ -72,7 +72,7 @@ async def get_review(
     background, from this seat's views only), then `ready` with every decision.
 
     409 `wrong_phase` for a hand that is not finished."""
-    done = await service.review(room, seat, hand)
+    done = await turns.advice.review(room, seat, hand)
     if done is None:
         return ReviewView(hand=hand, status="pending", decisions=[])
     decisions = [

@@ -1,4 +1,4 @@
-"""Moves and votes over REST; both take the one move path in app.service."""
+"""Moves and votes over REST; both take the one move path (app/rooms/service.py)."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from typing import Annotated, Any
 
 from fastapi import APIRouter, Header, Query, Response
 
+from app.api.deps import RoomId, SeatDep, SeatedDep, ServiceDep
 from app.api.responses import BODY, SEAT, errors, view_response
 from app.api.schemas import MoveRequest, VoteRequest
-from app.deps import RoomId, SeatDep, ServiceDep
 from app.views import RecentMoves, RoomView
 
 router = APIRouter(prefix="/api/rooms/{room}", tags=["play"])
@@ -36,8 +36,7 @@ _ACCEPTED: dict[int | str, dict[str, Any]] = {
 async def post_move(
     room: RoomId,
     body: MoveRequest,
-    seat: SeatDep,
-    service: ServiceDep,
+    seated: SeatedDep,
     prefer: Annotated[str | None, Header(description="`return=minimal`: answer 204")] = None,
 ) -> Response:
     """Apply a move made on view `version`; returns the new view (after any bot turns), or
@@ -45,21 +44,20 @@ async def post_move(
     gets the same view there and need not receive it twice.
 
     409 `stale_version` carries the current view under `state` so the client can resync."""
-    await service.play(room, seat, body.move, body.version)
+    service, seat = seated.service, seated.seat
+    after = await service.play(room, seat, body.move, body.version, seated.room)
     if prefer is not None and MINIMAL in prefer.replace(" ", "").lower().split(","):
-        version = (await service.snapshot(room)).version
-        headers = {"Rummy-Version": str(version), "Preference-Applied": MINIMAL}
+        headers = {"Rummy-Version": str(after.version), "Preference-Applied": MINIMAL}
         return Response(status_code=204, headers=headers)
-    return view_response(await service.view_text(room, seat))
+    return view_response(await service.view_text(room, seat, after))
 
 
 @router.post("/votes", response_model=RoomView, responses=errors(*SEAT, 409, *BODY))
-async def post_vote(
-    room: RoomId, body: VoteRequest, seat: SeatDep, service: ServiceDep
-) -> Response:
+async def post_vote(room: RoomId, body: VoteRequest, seated: SeatedDep) -> Response:
     """Vote `next_hand` or `new_match`; it acts once every human seat voted the same."""
-    await service.cast(room, seat, body.vote, body.version)
-    return view_response(await service.view_text(room, seat))
+    service, seat = seated.service, seated.seat
+    after = await service.cast(room, seat, body.vote, body.version, seated.room)
+    return view_response(await service.view_text(room, seat, after))
 
 
 @router.get("/recent", response_model=RecentMoves, responses=errors(*SEAT))

@@ -1,5 +1,5 @@
 """The error answers a route can give, for its `responses=` (API.md's error table, and the
-408/413/429 of app/guards.py), so that the OpenAPI document lists every one of them."""
+408/413/429 of app/guards/), so that the OpenAPI document lists every one of them."""
 
 from __future__ import annotations
 
@@ -47,5 +47,5 @@ SEAT = (401, 403, *ROOM)
 
 def view_response(text: str) -> Response:
     """A view already serialized once for every socket and request of its version
-    (app/views.py `view_text`): sent as it is, not validated and serialized again."""
+    (app/views/seat.py `view_text`): sent as it is, not validated and serialized again."""
     return Response(content=text, media_type="application/json")

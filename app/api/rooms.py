@@ -5,9 +5,9 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 
 import rules
+from app.api.deps import RoomId, SeatDep, ServiceDep
 from app.api.responses import BODY, ROOM, SEAT, errors, view_response
 from app.api.schemas import CreateRoomRequest, JoinRequest
-from app.deps import RoomId, SeatDep, ServiceDep
 from app.views import (
     CreatedRoom,
     JoinedRoom,

@@ -4,10 +4,9 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response
 
-from app import standin
+from app.api.deps import RoomId, SeatDep, ServiceDep, TurnsDep
 from app.api.responses import BODY, SEAT, errors, view_response
 from app.api.schemas import StandInRequest
-from app.deps import RoomId, SeatDep, ServiceDep
 from app.views import RoomView
 
 router = APIRouter(prefix="/api/rooms/{room}", tags=["play"])
@@ -21,10 +20,10 @@ _PRESENT = "The seat is at the table, or left less than `away_seconds` ago (`sea
     responses=errors(*SEAT, 409, *BODY, e409=_PRESENT),
 )
 async def post_stand_in(
-    room: RoomId, body: StandInRequest, seat: SeatDep, service: ServiceDep
+    room: RoomId, body: StandInRequest, seat: SeatDep, service: ServiceDep, turns: TurnsDep
 ) -> Response:
     """Let a bot of the room's level play seat `seat` (not your own) until its owner comes
     back (a socket with its token opens, or it sends a move). 409 `seat_present` while the
     seat is connected or has been away for less than `away_seconds`. Returns your view."""
-    await standin.start(service, room, seat, body.seat)
+    await turns.stand_in(room, seat, body.seat)
     return view_response(await service.view_text(room, seat))

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Response
 
+from app.api.deps import RoomId, ServiceDep
 from app.api.responses import ROOM, errors, view_response
-from app.deps import RoomId, ServiceDep
 from app.views import WatchView
 
 router = APIRouter(prefix="/api", tags=["rooms"])

@@ -29,7 +29,6 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 import rules
-from app import standin
 from app.api.fanout import Audience, Fanout
 from app.api.outbox import CLOSE_BEHIND, Outbox, SendNow
 from app.api.schemas import MoveRequest, VoteRequest
@@ -43,12 +42,12 @@ from app.errors import (
     Unavailable,
     error_payload,
 )
-from app.service import RoomService
+from app.rooms.service import RoomService
 
 router = APIRouter()
 log = logging.getLogger("rummy.ws")
 
-# Close codes mirroring the HTTP statuses (app/limits.py counts them as failed checks).
+# Close codes mirroring the HTTP statuses (app/guards/sockets.py counts them as failed checks).
 # 4503: the database had no connection free in time (`unavailable`): reconnect later.
 CLOSE_CODES = {401: 4401, 403: 4403, 404: 4404, 410: 4410, 503: 4503}
 # How long an opened socket without `?token=` may take to send its auth frame.
@@ -94,7 +93,7 @@ async def room_socket(
             snap = await service.current(room)
         except Unavailable:
             # No connection free for the check: the cached room it was authorized on serves,
-            # and app.healing compares it with the database within seconds.
+            # and app.rooms.healing compares it with the database within seconds.
             snap = await service.snapshot(room)
         fanout: Fanout = websocket.app.state.fanout
         audience = fanout.join(room, seat, outbox)  # its first view and presence come now
@@ -103,7 +102,7 @@ async def room_socket(
         if seat is not None:
             # The owner is back: a bot standing in stops before its next move.
             with contextlib.suppress(AppError):  # else its first move ends it
-                await standin.end(service, room, seat, None, check=True)
+                await service.owner_back(room, seat)
         service.wake_bots(room, snap)
         reading = _Reading()
         reader = asyncio.create_task(

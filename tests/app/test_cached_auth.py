@@ -13,7 +13,7 @@ from serverkit import error_code, ok
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from app.service import hash_token
+from app.rooms.tokens import hash_token
 
 
 def ws_url(server: LiveServer, room: str, token: str) -> str:

@@ -18,7 +18,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 import rules
-from app.service import seed_bytes
+from app.rooms.tokens import seed_bytes
 
 CARD = re.compile(r'"((?:[A2-9TJQK][CDHS])|JK)"')
 OVER = ("hand_over", "match_over")

@@ -1,6 +1,6 @@
-"""The room service (`app.service.RoomService`) driven directly on the in-memory store: no server,
-no database, no uvicorn. What a player would see comes back from the same calls the
-routes make (`create`, `join`, `move`, `vote`, `hand_log`)."""
+"""The room service (`app.rooms.service.RoomService`) driven directly on the in-memory
+store: no server, no database, no uvicorn. What a player would see comes back from the
+same calls the routes make (`create`, `join`, `move`, `vote`, `hand_log`)."""
 
 from __future__ import annotations
 
@@ -14,9 +14,9 @@ from rummytest import fixed_deal
 import rules
 from app.config import Settings
 from app.errors import RoomFull, StaleVersion
-from app.hub import Hub
+from app.hub import LocalHub
 from app.persist import MemoryStore, Writer
-from app.service import RoomService
+from app.rooms.service import RoomService
 
 # Seat 0 draws the planted KS, melds its three runs and discards the KS: out in one turn.
 HAND = ["AH", "2H", "3H", "4H", "5C", "6C", "7C", "8D", "9D", "TD"]
@@ -45,7 +45,7 @@ class RecordingWriter:
 
 def make_service(store: MemoryStore | None = None) -> RoomService:
     settings = Settings(allow_fixed_deals=True, database_url="sqlite+aiosqlite://")
-    return RoomService(store or MemoryStore(), Hub(), settings)
+    return RoomService(store or MemoryStore(), LocalHub(), settings)
 
 
 async def online_room(service: RoomService) -> tuple[str, list[str]]:
@@ -134,32 +134,34 @@ async def test_a_seats_view_is_built_once_per_version(monkeypatch: pytest.Monkey
     # Every socket and tab of a seat, and its REST answer, ask for the same view after each
     # move: it must be built and serialized once, not once per asker.
     import app.views
+    from app.views import seat as seat_views
 
-    built: list[int | None] = []  # the seats whose own fields were made
-    shared: list[int] = []  # the versions whose shared fields were made
-    real_private, real_shared = rules.private_fields, app.views.build_spectator_view
+    built: list[int | None] = []  # the seats whose views were made (None: a spectator's)
+    real_view, real_spectator = seat_views.build_view, seat_views.build_spectator_view
 
-    def counting(state, seat):  # type: ignore[no-untyped-def]
+    def counting(snap, seat, presence):  # type: ignore[no-untyped-def]
         built.append(seat)
-        return real_private(state, seat)
+        return real_view(snap, seat, presence)
 
-    def counting_shared(snap, presence):  # type: ignore[no-untyped-def]
-        shared.append(snap.version)
-        return real_shared(snap, presence)
+    def counting_spectator(snap, presence):  # type: ignore[no-untyped-def]
+        built.append(None)
+        return real_spectator(snap, presence)
 
-    monkeypatch.setattr(rules, "private_fields", counting)
-    monkeypatch.setattr(app.views, "build_spectator_view", counting_shared)
+    monkeypatch.setattr(seat_views, "build_view", counting)
+    monkeypatch.setattr(seat_views, "build_spectator_view", counting_spectator)
     service = make_service()
     room, _ = await online_room(service)
     await service.play(room, 0, DRAW, 0)
     texts = [await service.view_text(room, 0) for _ in range(3)]
     other = await service.view_text(room, 1)
     assert texts[0] is texts[1] is texts[2]
-    assert (built, shared) == ([0, 1], [1])  # the seats' views share the rest
+    assert built == [0, 1]  # once per seat, however many ask
     assert '"KS"' in texts[0] and '"KS"' not in other  # each seat still gets its own
     await service.play(room, 0, rules.parse_move({"type": "meld", "melds": MELDS}), 1)
     assert await service.view_text(room, 0) != texts[0]
-    assert (built[-1], shared[-1]) == (0, 2)
+    assert built[-1] == 0
+    spectator = [await service.view_text(room, None) for _ in range(2)]
+    assert spectator[0] is spectator[1] and built.count(None) == 1
     # Built without validation, yet exactly what validation would have made of it.
     for seat in (0, 1, None):
         text = await service.view_text(room, seat)

@@ -16,7 +16,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 import rules
-from app.service import seed_bytes
+from app.rooms.tokens import seed_bytes
 
 SEED = 90210
 TABLES = ("rooms", "seats", "hands", "moves")

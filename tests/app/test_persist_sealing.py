@@ -87,7 +87,7 @@ async def test_another_process_advances_its_cached_room_from_the_sealed_event() 
     import rules
     from app.db import create_sessionmaker
     from app.persist import Commit, SeatRow, Snapshot, SqlStore
-    from app.snapshots import SnapshotCache
+    from app.rooms.snapshots import SnapshotCache
 
     engine = create_async_engine("sqlite+aiosqlite://")  # never connected
     store = SqlStore(create_sessionmaker(engine), StateCipher(decode_key(new_key())))

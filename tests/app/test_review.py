@@ -10,7 +10,7 @@ from rummytest import Api
 from serverkit import error_code, ok
 
 import rules
-from app.reviews import _to_json, review_json, steps_of
+from app.turns.reviews import _to_json, review_json, steps_of
 from app.views import LogHand, LogMove
 from bots.client import to_view
 from bots.greedy import GreedyStrategy

@@ -14,8 +14,6 @@ from rummytest import Api, LiveServer, Socket
 from serverkit import error_code, ok, online_room
 from websockets.asyncio.client import connect
 
-from app import timers
-
 DRAW = {"type": "draw", "source": "stock"}
 
 
@@ -217,8 +215,8 @@ async def test_a_timed_out_turn_is_played_and_counted(
         first = await guest.state()
         deadline = datetime.fromisoformat(first["turn_deadline"])
         assert timedelta(seconds=25) < deadline - clock() <= timedelta(seconds=30)
-        service = alive_server.app.state.service
-        assert await alive_server.call(lambda: timers.fire_due(service)) == 0
+        timer = alive_server.app.state.turns.timer
+        assert await alive_server.call(lambda: timer.fire_due()) == 0
         clock.advance(31)
         view = await guest.until(lambda f: f["type"] == "state" and f["state"]["turn"] == 1)
         state = view["state"]

@@ -131,7 +131,7 @@ async def test_server_computer_seats_use_the_levels(
     make_server: Callable[..., Any], level: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     import bots
-    from app import computer
+    from app.turns import strategies as computer
 
     shared = bots.get_strategy(level)
     assert computer.get_strategy(level) is shared

@@ -1,4 +1,4 @@
-"""Slow request heads and connection floods from one address (app/conn_guard.py).
+"""Slow request heads and connection floods from one address (app/guards/connections.py).
 
 A probe left 5,000 half-sent request heads open for over a minute. Now a head not
 complete within the header timeout gets 408 and is closed, connections over the per-address

@@ -1,4 +1,4 @@
-"""The rates behind 429 `rate_limited` (app/ratelimit.py on the `limits` package, in
+"""The rates behind 429 `rate_limited` (app/guards/ratelimit.py on the `limits` package, in
 memory here; tests/scale/test_scale_rate_limits.py runs them on Redis across processes),
 and the rate syntax of the RUMMY_RATE_* settings."""
 
@@ -12,7 +12,7 @@ from limits import RateLimitItem
 from limits.aio.storage import MemoryStorage
 
 from app.config import Settings
-from app.ratelimit import RateLimits, parse_rate
+from app.guards.ratelimit import RateLimits, parse_rate
 
 
 def _rates(**rates: str) -> RateLimits:

@@ -1,4 +1,4 @@
-"""app.redis_hub.RedisHub against the real Redis: two hubs stand for two processes."""
+"""app.hub.redis.RedisHub against the real Redis: two hubs stand for two processes."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from app import redis_hub
-from app.redis_hub import RedisHub
+from app.hub import redis as redis_hub
+from app.hub.redis import RedisHub
 
 pytestmark = [pytest.mark.redis]
 

@@ -1,4 +1,4 @@
-"""app.snapshots.SnapshotCache: what keeps a process's cached rooms right when several
+"""app.rooms.snapshots.SnapshotCache: what keeps a process's cached rooms right when several
 processes write them (no services needed)."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 import rules
 from app.persist.records import SeatRow, Snapshot
-from app.snapshots import SnapshotCache
+from app.rooms.snapshots import SnapshotCache
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)
 

@@ -12,7 +12,7 @@ from playwright.async_api import expect
 from test_web_online import ANNA, BOB
 from webdeals import deal
 
-from app.service import utcnow
+from app.clock import utcnow
 
 pytestmark = pytest.mark.browser
 

@@ -20,7 +20,7 @@ queues a fresh view on every socket of the room.
 An event can also be lost (a process killed between its commit and its publish, a failed
 Redis publish). Then no event comes, so whatever read finds the news tells the room: a read
 that returns a version (or a taken seat) newer than any this process knew calls `on_newer`,
-which queues a fresh view on the room's sockets here. `app.healing` checks the cached
+which queues a fresh view on the room's sockets here. `app.rooms.healing` checks the cached
 rooms against the database on a timer, so a room whose news was lost heals within seconds
 even if nobody acts in it.
 """
@@ -137,7 +137,7 @@ class SnapshotCache:
         return None if snap is None else mark_of(snap)
 
     def marks(self) -> dict[str, Mark]:
-        """Every cached room's mark (what `app.healing` checks against the database)."""
+        """Every cached room's mark (what `app.rooms.healing` checks against the database)."""
         return {room: mark_of(snap) for room, snap in self._entries.items()}
 
     def put(self, snap: Snapshot) -> None:

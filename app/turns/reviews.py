@@ -1,7 +1,7 @@
 """Hand reviews (API.md v1.1 `review`): computed once per (room, hand, seat) in the background.
 
 The first request for a finished hand starts the review and answers `pending`; the work runs
-off the event loop in the room's bot worker (`app.botpool`) with a bounded sample count, and
+off the event loop in the room's bot worker (`app.turns.botpool`) with a bounded sample count, and
 later requests answer `ready` with the decisions. Reviews live in this process's memory only
 (a bounded LRU): a restart or another process simply computes them again.
 

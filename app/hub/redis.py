@@ -1,6 +1,6 @@
 """Room events and presence across server processes and machines, through Redis.
 
-`RedisHub` is `app.hub.Hub` for several `rummy serve` processes on one database
+`RedisHub` is the hub (`app.hub.protocol.Hub`) for several `rummy serve` processes on one database
 (RUMMY_REDIS_URL). The routes use the same interface; what changes underneath:
 
 - Events: `publish` delivers to this process's own sockets at once and sends the event to
@@ -8,7 +8,7 @@
   `rummy:room:*` and delivers events from the others to its sockets. A listener that loses
   Redis reconnects; events are hints ("the room changed"), and a socket always sends the
   room as the database has it, so a missed event delays a view but never corrupts one:
-  `app.healing` finds the rooms it left behind within a few seconds.
+  `app.rooms.healing` finds the rooms it left behind within a few seconds.
 - Presence: hash `rummy:presence:<room>` has one field per (seat, process) holding that
   process's connection count. Each process keeps `rummy:proc:<id>` alive with a short TTL;
   a field whose process stopped heartbeating does not count, so a `kill -9`'d process's
@@ -40,7 +40,8 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
-from app.hub import Event, Hub, away_of
+from app.hub.local import LocalHub
+from app.hub.protocol import Event, Presence, away_of
 
 log = logging.getLogger("rummy.redis_hub")
 
@@ -51,7 +52,7 @@ PROCESSES = "rummy:procs"  # every process that ever registered and was not swep
 PROCESS_ROOMS = "rummy:proc-rooms:"  # rooms a process has had sockets in
 AWAY = "rummy:away:"  # hash per room: seat -> when its last socket (on any process) closed
 AWAY_TTL = 7 * 86400
-CLAIM = "rummy:claim:"  # who plays a computer turn (app/standin.py): one process per turn
+CLAIM = "rummy:claim:"  # who plays a computer turn (app/turns/standin.py): one process per turn
 HEARTBEAT_SECONDS = 2.0
 PROCESS_TTL = 6  # seconds without a heartbeat before a process counts as dead
 # Presence a process read from Redis is reused until an event says it changed (or this).
@@ -59,11 +60,11 @@ PRESENCE_CACHE_SECONDS = 30.0  # events (and the sweep of dead processes) invali
 PRESENCE_CACHE_MAX = 50_000
 REDIS_CONNECTIONS = 64  # per process; the subscription holds one of them
 # How long a command waits for a free connection: past it a view goes out with the presence
-# this process knows, and a publish is logged as missed (app/healing.py heals the rest).
+# this process knows, and a publish is logged as missed (app/rooms/healing.py heals the rest).
 REDIS_WAIT_SECONDS = 5
 
 
-class RedisHub(Hub):
+class RedisHub(LocalHub):
     def __init__(self, url: str) -> None:
         super().__init__()
         # A blocking pool: under a burst (hundreds of sockets connecting at once) a command
@@ -112,7 +113,7 @@ class RedisHub(Hub):
 
         A committed move must not fail because Redis is briefly away: the error is logged,
         local sockets still get the event, and the other processes catch up on their next
-        event or their next heal round (app/healing.py), whichever comes first.
+        event or their next heal round (app/rooms/healing.py), whichever comes first.
         """
         self._note(room, event)
         self._deliver(room, event)
@@ -273,7 +274,7 @@ class RedisHub(Hub):
             marks = cached[1]
         return away_of(marks, present)
 
-    def presence_now(self, room: str) -> tuple[set[int], dict[int, datetime]] | None:
+    def presence_now(self, room: str) -> Presence | None:
         """`presence` and `away_since` while both reads are fresh in this process's cache,
         else None (the fan-out then reads them in a task)."""
         seats, marks = self._presence.get(room), self._away_cache.get(room)

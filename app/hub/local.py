@@ -1,10 +1,5 @@
-"""Room hub: per-room locks, websocket subscribers and presence.
-
-`Hub` is in-process: it serves one server process. Its interface (lock, subscribe,
-publish, connect/disconnect, presence) is what routes use, so `app.redis_hub.RedisHub`
-can carry events and presence across processes (RUMMY_REDIS_URL) without touching them.
-The lock only orders writers inside one process; across processes the compare-and-swap
-on `rooms.version` in the database is what lets exactly one writer win.
+"""The in-process hub (`app.hub.protocol.Hub`): per-room locks, listeners, presence and
+away marks for one server process. `app.hub.redis.RedisHub` builds on it to span processes.
 """
 
 from __future__ import annotations
@@ -15,17 +10,16 @@ import weakref
 from collections import defaultdict
 from collections.abc import Callable
 from datetime import UTC, datetime
-from typing import Any
+
+from app.hub.protocol import Event, Listener, Presence, away_of
 
 log = logging.getLogger("rummy.hub")
 
-Event = dict[str, Any]  # {"kind": "state"} or {"kind": "presence"}
-Listener = Callable[[Event], None]
 # Rooms whose away marks one process keeps at most (the oldest rooms' are dropped first).
 AWAY_ROOMS_MAX = 100_000
 
 
-class Hub:
+class LocalHub:
     def __init__(self) -> None:
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._listeners: dict[str, set[Listener]] = defaultdict(set)
@@ -69,7 +63,7 @@ class Hub:
 
     def notify(self, room: str, event: Event) -> None:
         """Deliver `event` to this process only: news a read found, which the other
-        processes find on their own (`app.healing`)."""
+        processes find on their own (`app.rooms.healing`)."""
         self._deliver(room, event)
 
     def rooms(self) -> set[str]:
@@ -124,14 +118,14 @@ class Hub:
         (in this hub's memory) has no mark: it is not away, only not there yet."""
         return away_of(self._away.get(room, {}), await self.presence(room))
 
-    def presence_now(self, room: str) -> tuple[set[int], dict[int, datetime]] | None:
+    def presence_now(self, room: str) -> Presence | None:
         """`presence` and `away_since` if this process knows them without a read, else None
         (the room's fan-out then waits for them in a task). In-process: always known."""
         present = self._present(room)
         return present, away_of(self._away.get(room, {}), present)
 
     async def claim(self, key: str, seconds: float) -> bool:
-        """Whether this process holds `key` (a computer turn: `app.standin.turn_claim`): in
+        """Whether this process holds `key` (a computer turn: `app.turns.standin.turn_claim`): in
         one process the room's lock already orders everything, so always."""
         return True
 
@@ -141,17 +135,3 @@ class Hub:
 
     def _present(self, room: str) -> set[int]:
         return {seat for seat, n in self._connections.get(room, {}).items() if n > 0}
-
-
-def away_of(marks: dict[int, datetime], present: set[int]) -> dict[int, datetime]:
-    """The away marks of the seats not present: a seat back on a socket is not away."""
-    return {s: t for s, t in marks.items() if s not in present}
-
-
-def create_hub(redis_url: str | None) -> Hub:
-    """The in-process hub, or with a Redis URL the one that spans processes."""
-    if redis_url:
-        from app.redis_hub import RedisHub
-
-        return RedisHub(redis_url)
-    return Hub()

@@ -23,22 +23,22 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 import rules
-from app import computer
+from app.turns import strategies
 
 T = TypeVar("T")
 
 
 def _start_worker(budget_ms: float) -> None:
-    computer.set_budget(budget_ms)
+    strategies.set_budget(budget_ms)
 
 
 def _choose_in_worker(name: str, view_json: str, played: bool) -> str:
     view = rules.SeatView.model_validate_json(view_json)
     rng = random.Random(secrets.randbits(64))
     if played:
-        move = computer.choose_move(name, view, rng)
+        move = strategies.choose_move(name, view, rng)
     else:
-        move = computer.suggest_move(name, view, rng)
+        move = strategies.suggest_move(name, view, rng)
     return json.dumps(rules.move_to_json(move))
 
 
@@ -51,7 +51,7 @@ class BotPool:
         self._workers: list[Executor | None] = [None] * self.processes
         self._rng = random.Random(secrets.randbits(64))
         if not self.processes:
-            computer.set_budget(budget_ms)
+            strategies.set_budget(budget_ms)
 
     def _worker(self, room_id: str) -> Executor:
         digest = hashlib.blake2b(room_id.encode(), digest_size=4).digest()
@@ -77,7 +77,7 @@ class BotPool:
         `played=False` asks for a suggestion (a hint): the bot does not remember it as its
         own move, since the seat may play something else."""
         if not self.processes:
-            pick = computer.choose_move if played else computer.suggest_move
+            pick = strategies.choose_move if played else strategies.suggest_move
             return await asyncio.to_thread(pick, name, view, self._rng)
         text = await self.run(room_id, _choose_in_worker, name, view.model_dump_json(), played)
         return rules.parse_move(json.loads(text))

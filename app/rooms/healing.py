@@ -18,12 +18,12 @@ import logging
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from app.service import RoomService
+    from app.rooms.reads import RoomReads
 
 log = logging.getLogger("rummy.healing")
 
 
-async def heal_once(service: RoomService) -> int:
+async def heal_once(service: RoomReads) -> int:
     """Compare this process's rooms with the database once; returns how many changed."""
     cached = service.snapshots.marks()
     rooms = cached.keys() | service.hub.rooms()
@@ -49,7 +49,7 @@ async def heal_once(service: RoomService) -> int:
     return changed
 
 
-async def heal_forever(service: RoomService, interval: float) -> None:
+async def heal_forever(service: RoomReads, interval: float) -> None:
     while True:
         await asyncio.sleep(interval)
         try:

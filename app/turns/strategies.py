@@ -17,9 +17,6 @@ import rules
 
 log = logging.getLogger("rummy.computer")
 
-NAMES = ("random", "greedy", "expert", "easy", "medium", "hard")
-DEFAULT = "greedy"
-
 
 class Strategy(Protocol):
     def choose(
@@ -86,13 +83,3 @@ def suggest_move(name: str, view: rules.SeatView, rng: random.Random) -> rules.M
 
 def fallback_move(view: rules.SeatView, rng: random.Random) -> rules.Move:
     return _Fallback().choose(view, list(rules.legal_moves(view)), rng)
-
-
-def is_known(name: str) -> bool:
-    if name in NAMES:
-        return True
-    try:
-        get_strategy(name)
-    except Exception:
-        return False
-    return True

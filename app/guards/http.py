@@ -1,0 +1,64 @@
+"""What the guards answer below FastAPI, and how they read a request: the error answer
+(API.md's error shape, `Retry-After` on 429), the body read under a size cap, the client's
+address and which rate a request spends (app/guards/middleware.py)."""
+
+from __future__ import annotations
+
+import math
+import re
+
+from starlette.types import Receive, Scope, Send
+
+from app.errors import AppError, error_json
+
+ROOM_PATH = re.compile(r"^/api/rooms/[^/]+(?:/.*)?$")
+_JOIN_PATH = re.compile(r"^/api/rooms/[^/]+/join/?$")
+_MOVE_PATH = re.compile(r"^/api/rooms/[^/]+/(?:moves|votes)/?$")
+_CREATE_PATHS = frozenset({"/api/rooms", "/api/rooms/"})
+# Responses that mean "your credential or room id was wrong".
+AUTH_FAIL_STATUS = frozenset({401, 403, 404})
+
+
+async def send_error(send: Send, exc: AppError, retry: float | None = None) -> None:
+    status, body = error_json(exc)
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+    ]
+    if retry is not None:
+        headers.append((b"retry-after", str(max(1, math.ceil(retry))).encode()))
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+def client_of(scope: Scope) -> str:
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+def rate_kind(method: str, path: str) -> str | None:
+    if method != "POST":
+        return None
+    if path in _CREATE_PATHS:
+        return "create"
+    if _JOIN_PATH.match(path):
+        return "join"
+    if _MOVE_PATH.match(path):
+        return "move"
+    return None
+
+
+async def read_body(receive: Receive, limit: int) -> bytes | None:
+    """The whole request body, or as much as passes `limit` by one chunk; `None` when the
+    client disconnected first."""
+    chunks: list[bytes] = []
+    size = 0
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        chunk = message.get("body", b"")
+        chunks.append(chunk)
+        size += len(chunk)
+        if size > limit or not message.get("more_body", False):
+            return b"".join(chunks)

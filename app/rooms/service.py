@@ -1,0 +1,310 @@
+"""The room service: the rooms' reads, their creation and joining, and the one path every
+move and vote takes.
+
+The move path (`play`, `cast`), thin on purpose:
+    authorize                               # the route's dependency, on the cached room
+    async with lock(room):                  # orders writers in this process
+        the room, loaded once               # the authorized snapshot, or a newer cached one
+        rules.apply(state, seat, move)      # raises IllegalMove: nothing written
+        commit(room, entry)                 # UPDATE ... WHERE version = v (CAS), publish
+        turns.after_commit(room)            # the computer's turns now due: a step of its own
+    answer                                  # the seat's view, built once per seat and version
+An accepted move is committed before it is acknowledged or broadcast. A move from a seat a
+stand-in plays is its owner back: the stand-in ends first, an entry of its own. The turn
+drivers (app/turns/) act through the port this service implements (app/rooms/port.py).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import replace
+from datetime import datetime
+from typing import Any
+
+import rules
+from app.errors import AppError, RoomFull, StaleVersion, WaitingForPlayers
+from app.persist import Commit, Snapshot
+from app.persist.records import attendance_json, lowest_free_seat, mark_of, seat_taken
+from app.rooms import setup
+from app.rooms.entries import first_deadline, mark_hands, with_deadline
+from app.rooms.port import stand_in_entry
+from app.rooms.reads import RoomReads
+from app.rooms.tokens import hash_token, new_token
+from app.rooms.votes import is_spent, voters
+from app.views import RoomView, carry_seat_infos
+
+log = logging.getLogger("rummy.service")
+
+# How often an entry is tried again after another process wrote its room first: a vote or
+# an unversioned move on the room as it is then, a stand-in's end.
+MAX_RETRIES = 5
+
+
+class RoomService(RoomReads):
+    """Reads (`RoomReads`), creation, joining and the move path."""
+
+    # -- creating and joining --------------------------------------------------------------
+
+    async def create(self, **request: Any) -> tuple[str, list[str | None]]:
+        """A new room (app/rooms/setup.py `new_room` takes `request`); returns its id and the
+        token of every human seat (None for bots)."""
+        room, tokens = setup.new_room(self.settings, self.clock(), **request)
+        await self.store.create(room)
+        # Cached as written: the creator's first socket (and in a storm, thousands of them)
+        # is authorized and sent its view without reading the room back.
+        self.snapshots.put(room)
+        log.info("room created: %s %s %d players", room.mode, room.variant, room.players)
+        return room.id, tokens
+
+    async def join(self, room_id: str, name: str | None) -> tuple[int, str]:
+        """Take the lowest free seat; returns it and its token. Raises RoomFull."""
+        snap = await self.snapshot(room_id)
+        token = new_token()
+        token_hash = hash_token(token)
+        now = self.clock()
+        deadline = first_deadline(snap, now)
+        seat = await self.store.take_seat(
+            room_id, name=name, token_hash=token_hash, now=now, deadline=deadline
+        )
+        if seat is None:
+            raise RoomFull("every seat of this room is taken")
+        joined: Snapshot | None = None
+        if lowest_free_seat(snap) == seat:
+            # The cached room had that seat as its lowest free one, so it missed no join
+            # before this one: it takes the seat here, with no read.
+            joined = seat_taken(snap, seat, name, token_hash, now, deadline)
+            self.snapshots.put(joined)
+        else:
+            try:
+                # Its seats changed elsewhere too: read it now, so the new seat's token is
+                # in the cached room its socket is checked against.
+                joined = await self.snapshots.reload(room_id)
+            except AppError:
+                pass  # the seat is taken all the same: the next reader of the room reads it
+        # Other processes drop their cached room when it has fewer seats taken than this.
+        event: dict[str, Any] = {"kind": "state"}
+        if joined is not None:
+            event.update(version=joined.version, taken=mark_of(joined)[1])
+        await self.hub.publish(room_id, event)
+        return seat, token
+
+    # -- the move path ---------------------------------------------------------------------
+
+    async def move(
+        self, room_id: str, seat: int, move: rules.Move, version: int | None
+    ) -> RoomView:
+        """Apply `move`; returns the seat's view after it (and after any bot turns)."""
+        return await self.view(room_id, seat, await self.play(room_id, seat, move, version))
+
+    async def play(
+        self,
+        room_id: str,
+        seat: int,
+        move: rules.Move,
+        version: int | None,
+        known: Snapshot | None = None,
+    ) -> Snapshot:
+        """Apply `move` made on view `version`; returns the room after it and after the
+        computer's turns it made due. `known`: the room as the seat was authorized on."""
+        seen = known or self.snapshots.peek(room_id)
+        back = seen is not None and seen.seats[seat].stand_in is not None
+        if back:
+            self._returning.add((room_id, seat))
+        try:
+            async with self.hub.lock(room_id):
+                snap = await self._load(room_id, known)
+                if snap.seats[seat].stand_in is not None:
+                    snap, version = await self._end_stand_in(snap, seat, version)
+                payload = rules.move_to_json(move)
+                snap = await self._apply(snap, seat, version, "move", payload, move)
+                return await self.turns.after_commit(snap)
+        finally:
+            if back:
+                self._returning.discard((room_id, seat))
+
+    async def _load(self, room_id: str, known: Snapshot | None) -> Snapshot:
+        """The room a move applies to, its lock held: the newest cached snapshot when the
+        caller authorized on one (no second read), else the cache's or the database's."""
+        if known is not None:
+            latest = self.snapshots.peek(room_id)
+            if latest is not None:
+                return latest
+        return await self.snapshot(room_id)
+
+    async def _apply(
+        self,
+        snap: Snapshot,
+        seat: int,
+        version: int | None,
+        kind: str,
+        payload: dict[str, Any],
+        move: rules.Move,
+    ) -> Snapshot:
+        for attempt in range(MAX_RETRIES + 1):
+            fresh = attempt > 0
+            if fresh:
+                snap = await self.snapshot(snap.id, fresh=True)
+            snap, state = await self._decide(snap, seat, version, move, fresh)
+            entry = Commit(seat=seat, kind=kind, payload=payload, state=state)
+            try:
+                return await self.commit(snap, entry)
+            except StaleVersion:
+                # Another process wrote the room first. A move without a version means
+                # "on whatever is current": apply it again there.
+                if version is not None or attempt == MAX_RETRIES:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def _decide(
+        self, snap: Snapshot, seat: int, version: int | None, move: rules.Move, fresh: bool
+    ) -> tuple[Snapshot, rules.GameState]:
+        """The room the move applies to and the state after it.
+
+        A refusal on the cached room is decided again on the database's: the cache may lack
+        news whose event was lost (or that the client saw through another process), and a
+        stale cache must neither turn a valid move away nor keep the room frozen.
+        """
+        if not fresh:
+            try:
+                return snap, _apply_on(snap, seat, version, move)
+            except (StaleVersion, WaitingForPlayers, rules.IllegalMove):
+                snap = await self.current(snap.id)
+        try:
+            return snap, _apply_on(snap, seat, version, move)
+        except StaleVersion as exc:
+            raise await self._stale(snap.id, seat, str(exc)) from None
+
+    async def cast(
+        self,
+        room_id: str,
+        seat: int,
+        kind: rules.VoteKind,
+        version: int | None,
+        known: Snapshot | None = None,
+    ) -> Snapshot:
+        """Vote; returns the room after it (and after the computer's turns it made due).
+
+        A vote that asks for what already happened changes nothing and is no error (README,
+        "Votes"): a double click or a resent frame must not deal again. Raises
+        StaleVersion only for a version the room has not reached."""
+        async with self.hub.lock(room_id):
+            snap = await self._load(room_id, known)
+            for attempt in range(MAX_RETRIES + 1):
+                if attempt or (version is not None and version > snap.version):
+                    # Another process wrote first, or the client saw a newer version there.
+                    snap = await self.snapshot(room_id, fresh=True)
+                if version is not None and version > snap.version:
+                    message = f"version {version} is ahead of the room"
+                    raise await self._stale(room_id, seat, message)
+                if snap.is_waiting:
+                    raise WaitingForPlayers("wait until every seat is taken")
+                if await is_spent(snap, seat, kind, version, self.store.hand_started_at):
+                    return snap
+                state = rules.vote(snap.state, seat, kind, voters(snap, seat, kind))
+                entry = Commit(seat=seat, kind="vote", payload={"vote": kind}, state=state)
+                try:
+                    snap = await self.commit(snap, entry)
+                except StaleVersion:
+                    if attempt == MAX_RETRIES:
+                        raise
+                    continue
+                return await self.turns.after_commit(snap)
+        raise AssertionError("unreachable")
+
+    async def vote(
+        self, room_id: str, seat: int, kind: rules.VoteKind, version: int | None
+    ) -> RoomView:
+        return await self.view(room_id, seat, await self.cast(room_id, seat, kind, version))
+
+    async def owner_back(self, room_id: str, seat: int) -> None:
+        """The owner of `seat` is back (a socket with its token opened): its stand-in ends
+        before the stand-in's next move, even one already waiting for the room's lock."""
+        key = (room_id, seat)
+        self._returning.add(key)
+        try:
+            async with self.hub.lock(room_id):
+                snap = await self.snapshot(room_id)
+                if snap.seats[seat].stand_in is not None:
+                    await self._end_stand_in(snap, seat, None)
+        finally:
+            self._returning.discard(key)
+
+    async def _end_stand_in(
+        self, snap: Snapshot, seat: int, version: int | None
+    ) -> tuple[Snapshot, int | None]:
+        """End `seat`'s stand-in (its lock held); returns the room after the end, and
+        `version` as it stands then (a move made on the view just before the end is not
+        stale for it)."""
+        for attempt in range(MAX_RETRIES + 1):
+            if attempt:
+                snap = await self.snapshot(snap.id, fresh=True)
+            if snap.seats[seat].stand_in is None:
+                break  # ended already, by another process
+            try:
+                after = await self.commit(snap, stand_in_entry(snap, seat, None))
+            except StaleVersion:
+                if attempt == MAX_RETRIES:
+                    raise
+                continue
+            log.info("seat %d is back: its stand-in ended", seat)
+            return after, after.version if version == snap.version else version
+        return snap, version
+
+    async def _stale(self, room_id: str, seat: int, message: str) -> StaleVersion:
+        view = await self.view(room_id, seat)
+        return StaleVersion(
+            f"{message}: the room is at version {view.version}", state=view.model_dump(mode="json")
+        )
+
+    async def commit(self, snap: Snapshot, entry: Commit) -> Snapshot:
+        """Persist one entry made on `snap` and tell every socket (the one write path; the
+        caller holds the room's lock); returns the room after it.
+
+        Raises StaleVersion (with the seat's view) when another move landed first."""
+        now = self.clock()
+        entry = with_deadline(snap, mark_hands(snap, entry), now)
+        try:
+            version = await self.committer.commit(snap, entry, now)
+        except StaleVersion:
+            self.snapshots.forget(snap.id)
+            raise await self._stale(snap.id, entry.seat, "another move was applied first") from None
+        after = _after(snap, entry, version, now)
+        self.snapshots.put(after)
+        # The event carries what changed, so other processes (RedisHub) update their cached
+        # snapshot of this room instead of reading it back from the database.
+        event = {
+            "kind": "state",
+            "version": version,
+            "state": self.store.stored_state(snap.id, entry),
+            "hand_seq": after.hand_seq,
+            "active_at": now.isoformat(),
+            "turn_deadline": entry.turn_deadline.isoformat() if entry.turn_deadline else None,
+            "attendance": attendance_json(after.seats),
+        }
+        await self.hub.publish(snap.id, event)
+        return after
+
+
+def _after(snap: Snapshot, entry: Commit, version: int, now: datetime) -> Snapshot:
+    """The room after `entry` committed at `version`."""
+    after = replace(
+        snap,
+        version=version,
+        state=entry.state,
+        hand_seq=snap.hand_seq + (1 if entry.new_hand_start is not None else 0),
+        active_at=now,
+        seats=snap.seats if entry.seats is None else entry.seats,
+        turn_deadline=entry.turn_deadline,
+    )
+    carry_seat_infos(snap, after)
+    return after
+
+
+def _apply_on(snap: Snapshot, seat: int, version: int | None, move: rules.Move) -> rules.GameState:
+    """Raises StaleVersion (a bare one: the caller adds the view), WaitingForPlayers or
+    rules.IllegalMove."""
+    if version is not None and version != snap.version:
+        raise StaleVersion(f"version {version} is stale")
+    if snap.is_waiting:
+        raise WaitingForPlayers("wait until every seat is taken")
+    return rules.apply(snap.state, seat, move)

@@ -1,0 +1,19 @@
+"""Seat tokens (256 random bits, stored only as their SHA-256) and fixed deals' seeds."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(32)  # 256 bits
+
+
+def seed_bytes(seed: int) -> bytes:
+    """A fixed deal's integer seed as the 32 bytes rules.new_game takes."""
+    return hashlib.sha256(f"rummy-fixed-seed:{seed}".encode()).digest()
