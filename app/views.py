@@ -11,7 +11,7 @@ from pydantic_core import to_json
 
 import rules
 from app.persist.records import Snapshot
-from rules.fastform import form_of, trusted
+from rules.boundary.carried import form_of, trusted
 
 PLAYING = ("draw", "play")
 StandInLevel = Literal["easy", "medium", "hard"]

@@ -1,4 +1,4 @@
-"""Legal lay-offs and joker swaps of the seat to act (engine form; see `rules.legal`).
+"""Legal lay-offs and joker swaps of the seat to act (engine form; see `rules.engine.generate`).
 
 Run lay-offs: at each end, every extension the hand can make card by card (the natural card
 of the next rank if held, else a joker if one is left), so single cards and longer runs of
@@ -9,8 +9,9 @@ the set can take (how rummy51 frees a set's joker).
 from __future__ import annotations
 
 from rules.cards import JOKER, make
+from rules.engine.fields import LAYOFF, SWAP, FastMove
+from rules.engine.game import Game
 from rules.errors import IllegalMove
-from rules.game import LAYOFF, SWAP, FastMove, Game
 from rules.melds import END_ANY, END_HIGH, END_LOW, MAX_RUN, TMeld, layoff_set
 
 # cards, end, freed jokers, the new meld (sets) or None with the side (runs: END_LOW/HIGH)

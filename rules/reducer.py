@@ -1,7 +1,7 @@
-"""The pydantic API over the fast engine: new games, the move reducer, votes and replays.
+"""The reducer, the pydantic API over the fast engine: new games, moves, votes, replays.
 
 Every function runs the one implementation of the rules on a copy of the state's engine
-`Game` (kept with the state, `rules.convert.game_of`) and returns a new state that carries
+`Game` (kept with the state, `rules.boundary.state.game_of`) and returns a new state that carries
 the copy: the input and its `Game` are never changed, so a refused move changes nothing.
 
 Readings of RULES.md where it is silent (the variant's `RuleSet.house_rules` lists the
@@ -33,17 +33,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from rules.boundary.moves import deal_to_fast, to_fast_move
+from rules.boundary.state import game_from_state, game_of, state_of
 from rules.cards import CODES, cards_name
-from rules.convert import (
-    deal_to_fast,
-    game_from_state,
-    game_of,
-    state_of,
-    to_fast_move,
-)
+from rules.engine.fields import FixedDeal
+from rules.engine.game import Game
+from rules.engine.switches import FastRules, fast_rules
 from rules.errors import InvalidDeal, InvalidSetup
-from rules.fastrules import FastRules, fast_rules
-from rules.game import FixedDeal, Game
 from rules.moves import Move
 from rules.state import Deal, GameState
 
