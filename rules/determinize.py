@@ -52,7 +52,7 @@ def determinize_game(
     for i, h in enumerate(others):
         if i != view.seat:
             g.hands[i] = list(ints(h))
-    g.stock = list(reversed(ints(stock)))
+    g.stock = list(ints(stock))
     g.discard = list(ints(discard))
     seen = Counter(c for h in g.hands for c in h)
     seen.update(g.stock)

@@ -38,7 +38,7 @@ Engine moves:
 ==============================================  =========================================
 
 `Game` attributes worth reading: ``turn``, ``phase`` (DRAW_PHASE=1, PLAY_PHASE=2,
-HAND_OVER=3, MATCH_OVER=4), ``hands`` (per seat), ``stock`` (top LAST), ``discard`` (top
+HAND_OVER=3, MATCH_OVER=4), ``hands`` (per seat), ``stock`` (top first), ``discard`` (top
 last), ``melds`` (`TMeld`: id, is_run, cards, stands), ``scores``, ``opened``, ``drawn``
 (-1 or the card taken from the discard pile), ``must_play``, ``result``, ``match_winner``.
 """

@@ -61,7 +61,7 @@ def _build_game(state: GameState) -> Game:
         reshuffles=state.reshuffles,
         stock_exhaustions=state.stock_exhaustions,
         hands=[list(ints(h)) for h in state.hands],
-        stock=list(reversed(ints(state.stock))),
+        stock=list(ints(state.stock)),
         discard=list(ints(state.discard)),
         melds=[meld_from_model(m) for m in state.melds],
         next_meld_id=state.next_meld_id,
@@ -142,7 +142,7 @@ def _move_fields(g: Game, base: Game | None, before: GameState | None) -> dict[s
     if base is None or before is None:
         hands = tuple(map(codes, g.hands))
         melds = _meld_models(g.melds, [], ())
-        stock = codes(reversed(g.stock))
+        stock = codes(g.stock)
         discard = codes(g.discard)
         votes = _votes_model(g.votes_next, g.votes_new)
     else:
@@ -202,7 +202,7 @@ def _piles(g: Game, base: Game, before: GameState) -> tuple[tuple[str, ...], tup
     """
     stock, discard = g.stock, g.discard
     if g.reshuffles != base.reshuffles:
-        return codes(reversed(stock)), codes(discard)
+        return codes(stock), codes(discard)
     old_stock, old_discard = before.stock, before.discard
     n = len(stock) - len(old_stock)
     if n == 0:
@@ -210,7 +210,7 @@ def _piles(g: Game, base: Game, before: GameState) -> tuple[tuple[str, ...], tup
     elif n == -1:
         new_stock = old_stock[1:]
     else:
-        new_stock = codes(reversed(stock))
+        new_stock = codes(stock)
     n = len(discard) - len(old_discard)
     if n == 0:
         new_discard = old_discard

@@ -3,8 +3,8 @@
 hand) and `rules.engine.game.Game` (the moves) build on.
 
 A `Game`'s attributes carry the names of `GameState`'s fields. Cards are ints
-(`rules.cards`), meld ids are ints (``"m7"`` is 7). `stock` keeps its top card LAST inside the
-engine (``pop()`` draws).
+(`rules.cards`), meld ids are ints (``"m7"`` is 7). `stock` lists the stock top card FIRST, as
+`GameState.stock`, a fixed deal and the log do (``pop(0)`` draws).
 """
 
 from __future__ import annotations
@@ -129,23 +129,16 @@ class GameFields:
         votes_new: tuple[int, ...] = (),
         last_move: tuple[int, tuple[Any, ...]] | None = None,
     ) -> None:
-        self.r = r
-        self.players = players
-        self.seed = seed
+        self.r, self.players, self.seed = r, players, seed
         self.limit = r.penalty_limit if limit is None else limit
-        self.match_number = match_number
-        self.hand_number = hand_number
-        self.hand_seed = hand_seed
+        self.match_number, self.hand_number, self.hand_seed = match_number, hand_number, hand_seed
         self.fixed_deal = fixed_deal
-        self.reshuffles = reshuffles
-        self.stock_exhaustions = stock_exhaustions
+        self.reshuffles, self.stock_exhaustions = reshuffles, stock_exhaustions
         self.hands = hands if hands is not None else [[] for _ in range(players)]
         self.stock = stock if stock is not None else []
         self.discard = discard if discard is not None else []
         self.melds = melds if melds is not None else []
-        self.next_meld_id = next_meld_id
-        self.phase = phase
-        self.turn = turn
+        self.next_meld_id, self.phase, self.turn = next_meld_id, phase, turn
         # RULES.md: first hand, the last seat deals and seat 0 starts.
         self.dealer = players - 1 if dealer is None else dealer
         self.scores = scores if scores is not None else [0] * players
@@ -154,10 +147,6 @@ class GameFields:
         self.has_played = has_played if has_played is not None else [False] * players
         self.drawn_from_discard = drawn_from_discard
         self.jokers_taken = jokers_taken
-        self.laid_off_this_turn = laid_off_this_turn
-        self.played_this_turn = played_this_turn
-        self.hand_result = hand_result
-        self.match_winner = match_winner
-        self.votes_next = votes_next
-        self.votes_new = votes_new
-        self.last_move = last_move
+        self.laid_off_this_turn, self.played_this_turn = laid_off_this_turn, played_this_turn
+        self.hand_result, self.match_winner = hand_result, match_winner
+        self.votes_next, self.votes_new, self.last_move = votes_next, votes_new, last_move

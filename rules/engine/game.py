@@ -157,7 +157,7 @@ class Game(HandGame):
             card = self.discard.pop()
             self.drawn_from_discard = card
         elif self.stock:
-            card = self.stock.pop()
+            card = self.stock.pop(0)
             if not self.stock:
                 self.stock_exhaustions += 1
         elif self.r.exhaustion == EX_KEEP_TOP_ON_DRAW and self.discard:
@@ -167,7 +167,7 @@ class Game(HandGame):
             if self.discard:
                 self._reshuffle(self.discard)
                 self.discard = [top]
-                card = self.stock.pop()
+                card = self.stock.pop(0)
                 if not self.stock:
                     self.stock_exhaustions += 1
             else:

@@ -53,7 +53,7 @@ class HandGame(GameFields):
             hands, discard, stock_top_first = fixed
         self.hands = [list(h) for h in hands]
         self.discard = list(discard)
-        self.stock = list(reversed(stock_top_first))
+        self.stock = list(stock_top_first)
         self.melds = []
         self.next_meld_id = 1
         self.reshuffles = 0
@@ -82,7 +82,7 @@ class HandGame(GameFields):
         """Make `cards` the new stock, shuffled by the hand seed's k-th reshuffle stream."""
         self.reshuffles += 1
         order = shuffle(cards, self.hand_seed, reshuffle_label(self.reshuffles))
-        self.stock = order[::-1]
+        self.stock = order
 
     # ---- end of a turn and of a hand ---------------------------------------------------
 
