@@ -123,7 +123,7 @@ def main() -> int:
     with ProcessPoolExecutor(args.jobs) as pool:
         per_deal = list(pool.map(_deal, work))
     n = len(players)
-    penalty = rules.fast.fast_rules(args.variant).penalty
+    penalty = rules.playout.fast_rules(args.variant).penalty
     won: list[list[float]] = [[] for _ in configs]
     margin: list[list[float]] = [[] for _ in configs]
     for deal in per_deal:

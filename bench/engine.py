@@ -1,7 +1,7 @@
 """Engine benchmark: random complete hands per variant and player count, one core.
 
 Each hand is dealt from a fixed seed and played by choosing uniformly among the legal moves
-of the fast engine (`rules.fast`); a "move" is one `generate` (legal moves) plus one
+of the fast engine (`rules.playout`); a "move" is one `generate` (legal moves) plus one
 `Game.apply`. Prints hands/s, moves/s and legal-move calls/s (`generate` alone) per
 "<variant>-<players>"; `--json` prints one JSON object with those figures instead. Rates
 are per second of this process's CPU time (`time.process_time`), so other load on the
@@ -27,7 +27,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import rules  # noqa: E402
-from rules import fast  # noqa: E402
+from rules import playout  # noqa: E402
 from rules.variants import VARIANTS  # noqa: E402
 
 
@@ -42,13 +42,13 @@ def run(variant: str, players: int, seconds: float) -> dict[str, float]:
     hands = moves = 0
     elapsed = 0.0
     seed_no = 0
-    generate = fast.generate
+    generate = playout.generate
     choice = rng.choice
     while elapsed < seconds:
-        game = fast.new_fast_game(variant, players, seed=seed_no.to_bytes(8, "big"))
+        game = playout.new_fast_game(variant, players, seed=seed_no.to_bytes(8, "big"))
         seed_no += 1
         t0 = time.process_time()
-        while game.phase < fast.HAND_OVER:
+        while game.phase < playout.HAND_OVER:
             seat = game.turn
             game.apply(seat, choice(generate(game, seat)))
             moves += 1
@@ -60,9 +60,9 @@ def run(variant: str, players: int, seconds: float) -> dict[str, float]:
     for n in range(seed_no):
         if legal_time >= seconds / 4:
             break
-        game = fast.new_fast_game(variant, players, seed=n.to_bytes(8, "big"))
+        game = playout.new_fast_game(variant, players, seed=n.to_bytes(8, "big"))
         positions = []
-        while game.phase < fast.HAND_OVER:
+        while game.phase < playout.HAND_OVER:
             positions.append(game.copy())
             game.apply(game.turn, pick.choice(generate(game, game.turn)))
         t0 = time.process_time()

@@ -35,7 +35,7 @@ from duplicate import Settings, deal_arguments, play_hand
 
 import rules
 from bots.tournament import parse_settings
-from rules import fast
+from rules import playout
 
 
 @dataclass
@@ -65,9 +65,9 @@ class HandWatch:
         self.seats = [SeatRecord() for _ in range(self.players)]
 
     def __call__(self, before: rules.GameState, seat: int, after: rules.GameState) -> None:
-        g0, g1 = fast.game_from_state(before), fast.game_from_state(after)
+        g0, g1 = playout.game_from_state(before), playout.game_from_state(after)
         rec = self.seats[seat]
-        if g0.phase == fast.DRAW_PHASE:
+        if g0.phase == playout.DRAW_PHASE:
             rec.draws += 1
             if g1.drawn_from_discard != -1:
                 rec.from_discard += 1

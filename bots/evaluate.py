@@ -15,8 +15,8 @@ from collections.abc import Sequence
 
 from bots.knowledge import Knowledge, neighbour
 from bots.melds import Splitter
-from rules import fast
-from rules.fast import JOKER
+from rules import playout
+from rules.playout import JOKER
 
 
 class HandEval:
@@ -70,18 +70,18 @@ class HandEval:
         k = self.k
         if card in k.targets:
             return 1.5
-        r, s = fast.rank_of(card), fast.suit_of(card)
+        r, s = playout.rank_of(card), playout.suit_of(card)
         ah = self.v.ace_high
         other_set = set(others)
-        same_suits = {fast.suit_of(o) for o in others if o != JOKER and fast.rank_of(o) == r}
+        same_suits = {playout.suit_of(o) for o in others if o != JOKER and playout.rank_of(o) == r}
         same_suits.discard(s)
         w = 0.0
         if same_suits:
             for t in range(4):
                 if t != s and t not in same_suits:
-                    w += k.drawable(fast.make(t, r))
+                    w += k.drawable(playout.make(t, r))
         else:
-            w += 0.15 * sum(k.drawable(fast.make(t, r)) for t in range(4) if t != s)
+            w += 0.15 * sum(k.drawable(playout.make(t, r)) for t in range(4) if t != s)
         lo1, hi1 = neighbour(card, -1, ah), neighbour(card, 1, ah)
         lo2, hi2 = neighbour(card, -2, ah), neighbour(card, 2, ah)
         run = 0.0

@@ -52,8 +52,8 @@ from bots.knowledge import Knowledge
 from bots.memory import HandMemory, MemoryBook
 from bots.search import evaluate
 from bots.strategy import by_type, move_cards, require_moves, variant_of
-from rules import Discard, Draw, Swap, fast
-from rules.fast import JOKER, FastMove
+from rules import Discard, Draw, Swap, playout
+from rules.playout import JOKER, FastMove
 
 if TYPE_CHECKING:
     from rules import Move, SeatView
@@ -213,7 +213,7 @@ class ExpertStrategy:
             static = self._draw(view, draws, know, ev, rng)
             if not self.search or len(draws) < 2 or not self._draw_in_doubt(view, know):
                 return static
-            lines = [[(fast.DRAW, fast.SRC_STOCK)], [(fast.DRAW, fast.SRC_DISCARD)]]
+            lines = [[(playout.DRAW, playout.SRC_STOCK)], [(playout.DRAW, playout.SRC_DISCARD)]]
             values, used = self._search(view, know, ev, lines, rng, deadline)
             if not used:
                 return static
@@ -232,14 +232,14 @@ class ExpertStrategy:
             (
                 (self._discard_cost(know, ev, c), m)
                 for m in discards
-                for c in [fast.code_to_int(m.card)]
+                for c in [playout.code_to_int(m.card)]
             ),
             key=lambda t: t[0],
         )
         close = [m for cost, m in scored if cost <= scored[0][0] + self.margin][: self.candidates]
         if not self.search or len(close) < 2:
             return scored[0][1]
-        lines = [[(fast.DISCARD, fast.code_to_int(m.card))] for m in close]
+        lines = [[(playout.DISCARD, playout.code_to_int(m.card))] for m in close]
         values, used = self._search(view, know, ev, lines, rng, deadline)
         if not used:
             return close[0]
@@ -279,7 +279,7 @@ class ExpertStrategy:
         """
         if view.discard_top is None or know.v.opening_min:
             return False
-        top = fast.code_to_int(view.discard_top)
+        top = playout.code_to_int(view.discard_top)
         return top != JOKER and top in self._related(know.hand, know)
 
     def _exposure(self, view: SeatView) -> float:
@@ -316,7 +316,7 @@ class ExpertStrategy:
         from_stock = [m for m in draws if m.source == "stock"]
         if not from_discard or not from_stock or view.discard_top is None:
             return (from_stock or from_discard)[0]
-        top = fast.code_to_int(view.discard_top)
+        top = playout.code_to_int(view.discard_top)
         if top == JOKER:
             return from_discard[0]
         hand = know.hand
@@ -333,7 +333,7 @@ class ExpertStrategy:
         # The stock: a sample of the unseen cards that could matter, weighted by how likely
         # each is still to come; the others leave the hand as it is.
         base = ev.cost(hand)
-        weights = [know.drawable(c) for c in range(fast.N_CODES)]
+        weights = [know.drawable(c) for c in range(playout.N_CODES)]
         total_w = sum(weights)
         rel = [c for c in related if weights[c] > 0]
         rel_w = sum(weights[c] for c in rel)
@@ -365,8 +365,8 @@ class ExpertStrategy:
         for c in hand:
             if c == JOKER:
                 continue
-            r = fast.rank_of(c)
-            out.update(fast.make(t, r) for t in range(4))
+            r = playout.rank_of(c)
+            out.update(playout.make(t, r) for t in range(4))
             for d in (-2, -1, 1, 2):
                 n = neighbour(c, d, ah)
                 if n is not None:
@@ -383,7 +383,7 @@ class ExpertStrategy:
             plays = with_joker or plays
             if plays:
                 return min(
-                    plays, key=lambda m: ev.cost(_without(hand, list(fast.ints(move_cards(m)))))
+                    plays, key=lambda m: ev.cost(_without(hand, list(playout.ints(move_cards(m)))))
                 )
         if not plays and not by_type(legal, Swap):
             return None
@@ -407,7 +407,7 @@ class ExpertStrategy:
             scored = [
                 (
                     (after_meld if m.type == "meld" else ev).cost(
-                        _without(hand, list(fast.ints(move_cards(m))))
+                        _without(hand, list(playout.ints(move_cards(m))))
                     ),
                     -len(move_cards(m)),
                     i,
@@ -479,7 +479,7 @@ class ExpertStrategy:
         spare = sp.leftovers(hand)
         best: tuple[int, Move] | None = None
         for m in swaps:
-            card = fast.code_to_int(m.card)
+            card = playout.code_to_int(m.card)
             if card not in spare:
                 continue
             gain = len(spare) - len(sp.leftovers(_without(hand, [card]) + [JOKER]))

@@ -4,7 +4,7 @@
 of the hand's cheapest split, the partial melds it keeps, and which of the cards they wait for
 the seat has not seen yet ("still live"). Nothing here knows another hand or the stock.
 
->>> card_words(fast.code_to_int("9H"))
+>>> card_words(playout.code_to_int("9H"))
 {'en': '9 of hearts', 'nl': 'harten 9'}
 """
 
@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 from bots.greedy import splitter_for
 from bots.knowledge import neighbour
 from bots.strategy import joker_stands, move_cards
-from rules import fast
-from rules.fast import JOKER
+from rules import playout
+from rules.playout import JOKER
 
 if TYPE_CHECKING:
     from rules import Move, SeatView
@@ -37,7 +37,7 @@ def card_words(card: int) -> Words:
     """A card's name in both languages."""
     if card == JOKER:
         return {"en": "joker", "nl": "joker"}
-    r, s = fast.rank_of(card), fast.suit_of(card)
+    r, s = playout.rank_of(card), playout.suit_of(card)
     en = f"{_RANKS['en'].get(r, str(r))} of {_SUITS['en'][s]}"
     nl = f"{_SUITS['nl'][s]} {_RANKS['nl'].get(r, str(r))}"
     return {"en": en, "nl": nl}
@@ -53,10 +53,10 @@ def _list(cards: list[int], lang: str) -> str:
 
 def _unseen(view: SeatView) -> list[int]:
     """Copies of each card the seat cannot see (not in hand, on the table or on top)."""
-    live = list(fast.fast_rules(view.variant).copies)
-    seen = list(fast.ints(view.hand)) + [c for m in view.melds for c in fast.ints(m.cards)]
+    live = list(playout.fast_rules(view.variant).copies)
+    seen = list(playout.ints(view.hand)) + [c for m in view.melds for c in playout.ints(m.cards)]
     if view.discard_top is not None:
-        seen.append(fast.code_to_int(view.discard_top))
+        seen.append(playout.code_to_int(view.discard_top))
     for c in seen:
         live[c] = max(0, live[c] - 1)
     return live
@@ -65,14 +65,14 @@ def _unseen(view: SeatView) -> list[int]:
 def _waits(pair: tuple[int, int], ace_high: bool) -> list[int]:
     """The cards that would make a meld of two kept cards."""
     a, b = sorted(pair)
-    if fast.rank_of(a) == fast.rank_of(b):
+    if playout.rank_of(a) == playout.rank_of(b):
         return [
-            fast.make(s, fast.rank_of(a))
+            playout.make(s, playout.rank_of(a))
             for s in range(4)
-            if s not in (fast.suit_of(a), fast.suit_of(b))
+            if s not in (playout.suit_of(a), playout.suit_of(b))
         ]
     out = []
-    gap = fast.rank_of(b) - fast.rank_of(a)
+    gap = playout.rank_of(b) - playout.rank_of(a)
     for card, d in ((a, -1), (b, 1)) if gap == 1 else ((a, 1),):
         n = neighbour(card, d, ace_high)
         if n is not None:
@@ -82,14 +82,14 @@ def _waits(pair: tuple[int, int], ace_high: bool) -> list[int]:
 
 def _kept_pair(hand: list[int], view: SeatView) -> tuple[tuple[int, int], list[int]] | None:
     """A partial meld the hand keeps (two cards of a set or a near run) and its live cards."""
-    v = fast.fast_rules(view.variant)
+    v = playout.fast_rules(view.variant)
     left = [c for c in splitter_for(view.variant).leftovers(hand) if c != JOKER]
     live = _unseen(view)
     best: tuple[int, tuple[int, int], list[int]] | None = None
     for i, a in enumerate(left):
         for b in left[i + 1 :]:
-            same_rank = fast.rank_of(a) == fast.rank_of(b) and a != b
-            near = fast.suit_of(a) == fast.suit_of(b) and 1 <= abs(a - b) <= 2
+            same_rank = playout.rank_of(a) == playout.rank_of(b) and a != b
+            near = playout.suit_of(a) == playout.suit_of(b) and 1 <= abs(a - b) <= 2
             if not (same_rank or near):
                 continue
             waits = [c for c in _waits((a, b), v.ace_high) if live[c]]
@@ -103,7 +103,7 @@ def _keeps(hand: list[int], view: SeatView) -> Words:
     if kept is None:
         return {"en": "", "nl": ""}
     (a, b), waits = kept
-    kind_en = "a set" if fast.rank_of(a) == fast.rank_of(b) else "a run"
+    kind_en = "a set" if playout.rank_of(a) == playout.rank_of(b) else "a run"
     kind_nl = "een set" if kind_en == "a set" else "een rij"
     w_en = " and ".join(card_words(c)["en"] for c in waits[:2])
     w_nl = " en ".join(card_words(c)["nl"] for c in waits[:2])
@@ -117,11 +117,11 @@ def _keeps(hand: list[int], view: SeatView) -> Words:
 
 def explain(view: SeatView, move: Move) -> Words:
     """Why `move` is a good move for the seat of `view`, in English (`en`) and Dutch (`nl`)."""
-    hand = list(fast.ints(view.hand))
+    hand = list(playout.ints(view.hand))
     if move.type == "draw":
         top = view.discard_top
         if move.source == "discard" and top is not None:
-            c = fast.code_to_int(top)
+            c = playout.code_to_int(top)
             name = card_words(c)
             if c in joker_stands(view):
                 return {
@@ -136,12 +136,12 @@ def explain(view: SeatView, move: Move) -> Words:
             }
         if top is None:
             return {"en": "draw from the stock", "nl": "trek van de trekstapel"}
-        name = card_words(fast.code_to_int(top))
+        name = card_words(playout.code_to_int(top))
         return {
             "en": f"draw from the stock: the {name['en']} on the pile helps you less",
             "nl": f"trek van de trekstapel: {name['nl']} op de aflegstapel helpt je minder",
         }
-    cards = list(fast.ints(move_cards(move)))
+    cards = list(playout.ints(move_cards(move)))
     rest = list(hand)
     for c in cards:
         rest.remove(c)
@@ -175,7 +175,7 @@ def explain(view: SeatView, move: Move) -> Words:
 
 def _held(hand: list[int], view: SeatView) -> Words:
     """Why melds the seat could lay now stay in its hand (the expert holds them)."""
-    v = fast.fast_rules(view.variant)
+    v = playout.fast_rules(view.variant)
     if v.opening_min and view.opened and not view.opened[view.seat]:
         melds = splitter_for(view.variant).best(hand)[1]
         could = sum(cm.value for cm in melds) >= v.opening_min

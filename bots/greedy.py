@@ -20,7 +20,7 @@ from bots.strategy import (
     table_targets,
     variant_of,
 )
-from rules import Discard, Draw, LayOff, Meld, fast
+from rules import Discard, Draw, LayOff, Meld, playout
 
 if TYPE_CHECKING:
     from rules import Move, SeatView
@@ -31,14 +31,14 @@ _SPLITTERS: dict[str, Splitter] = {}
 def splitter_for(variant: str) -> Splitter:
     sp = _SPLITTERS.get(variant)
     if sp is None:
-        sp = _SPLITTERS[variant] = Splitter(fast.fast_rules(variant))
+        sp = _SPLITTERS[variant] = Splitter(playout.fast_rules(variant))
     return sp
 
 
 def _remove(hand: list[int], taken: Sequence[str]) -> list[int]:
     rest = list(hand)
     for c in taken:
-        rest.remove(fast.code_to_int(c))
+        rest.remove(playout.code_to_int(c))
     return rest
 
 
@@ -63,16 +63,16 @@ class GreedyStrategy:
         if view.discard_top is None:
             return False
         v = variant_of(view)
-        top = fast.code_to_int(view.discard_top)
-        if top == fast.JOKER:
+        top = playout.code_to_int(view.discard_top)
+        if top == playout.JOKER:
             return True
-        hand = list(fast.ints(view.hand)) + [top]
+        hand = list(playout.ints(view.hand)) + [top]
         if top not in splitter_for(view.variant).leftovers(hand):
             return True
         return can_lay_off(view, v) and top in table_targets(view, v)
 
     def choose_play(self, view: SeatView, legal: Sequence[Move]) -> Move:
-        hand = list(fast.ints(view.hand))
+        hand = list(playout.ints(view.hand))
         sp = splitter_for(view.variant)
         jokers_due = set(view.must_play)
         plays = [m for m in legal if m.type in ("meld", "layoff")]
@@ -101,9 +101,9 @@ class GreedyStrategy:
         points = v.card_values
 
         def rank_of(m: Discard) -> tuple[bool, bool, bool, int]:
-            c = fast.code_to_int(m.card)
+            c = playout.code_to_int(m.card)
             spare = c in leftovers
             useless = spare and not has_partner(c, leftovers, v.ace_high)
-            return (c != fast.JOKER, useless, spare, points[c])
+            return (c != playout.JOKER, useless, spare, points[c])
 
         return max(discards, key=rank_of)

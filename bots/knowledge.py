@@ -14,26 +14,26 @@ from typing import TYPE_CHECKING
 
 from bots.memory import HandMemory
 from bots.strategy import joker_stands, table_targets
-from rules import fast
-from rules.fast import JOKER, FastRules
+from rules import playout
+from rules.playout import JOKER, FastRules
 
 if TYPE_CHECKING:
     from rules import SeatView
 
 
 def _neighbour(card: int, delta: int, ace_high: bool) -> int | None:
-    r = fast.rank_of(card) + delta
-    if ace_high and fast.rank_of(card) == 1 and delta < 0:
+    r = playout.rank_of(card) + delta
+    if ace_high and playout.rank_of(card) == 1 and delta < 0:
         r = 14 + delta
     if r < 1 or r > (14 if ace_high else 13):
         return None
-    return fast.make(fast.suit_of(card), r)
+    return playout.make(playout.suit_of(card), r)
 
 
 _NEIGHBOURS = {
     (ah, c, d): _neighbour(c, d, ah)
     for ah in (False, True)
-    for c in range(fast.JOKER)
+    for c in range(playout.JOKER)
     for d in (-2, -1, 1, 2)
 }
 
@@ -48,22 +48,22 @@ class Knowledge:
         self.view = view
         self.v = v
         self.me = view.seat
-        self.hand = list(fast.ints(view.hand))
-        seen = [0] * fast.N_CODES
+        self.hand = list(playout.ints(view.hand))
+        seen = [0] * playout.N_CODES
         for c in self.hand:
             seen[c] += 1
         for meld in view.melds:
-            for c in list(fast.ints(meld.cards)):
+            for c in list(playout.ints(meld.cards)):
                 seen[c] += 1
         pile = memory.pile_cards()
         if not pile and view.discard_top is not None:
-            pile = [fast.code_to_int(view.discard_top)]
+            pile = [playout.code_to_int(view.discard_top)]
         for c in pile:
             seen[c] += 1
         # The discard pile as far as we know it, bottom first, ending with the top.
         self.pile = pile
         total = v.copies
-        self.live = [max(0, total[c] - seen[c]) for c in range(fast.N_CODES)]
+        self.live = [max(0, total[c] - seen[c]) for c in range(playout.N_CODES)]
         self.unseen_total = max(1, sum(self.live))
         self.targets = table_targets(view, v)
         # rummy51: the natural each table run's joker stands for, one entry a joker. A held
@@ -75,13 +75,13 @@ class Knowledge:
         self.held: list[list[float]] = []
         for s in range(n):
             if s == self.me:
-                self.held.append([0.0] * fast.N_CODES)
+                self.held.append([0.0] * playout.N_CODES)
                 continue
             known = [c for c in memory.picked[s] if self.live[c] > 0]
             free = max(0, view.hand_counts[s] - len(known))
             pool = max(1, self.unseen_total - len(known))
             base = free / pool
-            row = [base] * fast.N_CODES
+            row = [base] * playout.N_CODES
             for c in memory.declined[s] | set(memory.discarded[s]):
                 row[c] *= 0.5
             for c in known:
@@ -95,7 +95,7 @@ class Knowledge:
             self.live[c] * (1.0 - max((row[c] for row in others), default=0.0))
             if self.live[c]
             else 0.0
-            for c in range(fast.N_CODES)
+            for c in range(playout.N_CODES)
         ]
 
     def with_swaps(self, hand: Sequence[int]) -> list[int]:
@@ -130,8 +130,8 @@ class Knowledge:
                 return 0.0
             return min(1.0, row[c] * live[c])
 
-        r = fast.rank_of(card)
-        same = [fast.make(s, r) for s in range(4) if fast.make(s, r) != card]
+        r = playout.rank_of(card)
+        same = [playout.make(s, r) for s in range(4) if playout.make(s, r) != card]
         miss = 1.0
         for i in range(len(same)):
             for j in range(i + 1, len(same)):

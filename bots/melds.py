@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 import rules
-from rules import fast
-from rules.fast import JOKER, FastRules
+from rules import playout
+from rules.playout import JOKER, FastRules
 
 
 @dataclass(frozen=True, slots=True)
@@ -37,18 +37,18 @@ def candidate_melds(hand: Sequence[int], v: FastRules) -> list[Combo]:
     jokers inside, never at an end (a bot never wastes two jokers on one card).
     """
     out: list[Combo] = []
-    for layout, value in fast.single_melds(hand, v):
+    for layout, value in playout.single_melds(hand, v):
         naturals = tuple(sorted(c for c in layout if c != JOKER))
         if len(naturals) < 2:
             continue
         jokers = len(layout) - len(naturals)
-        if fast.rank_of(naturals[0]) == fast.rank_of(naturals[-1]):
+        if playout.rank_of(naturals[0]) == playout.rank_of(naturals[-1]):
             out.append(Combo(naturals, jokers, "set", layout, 0, value))
             continue
         if jokers and len(layout) > 3 and JOKER in (layout[0], layout[-1]):
             continue
         i = next(k for k, c in enumerate(layout) if c != JOKER)
-        rank = fast.rank_of(layout[i])
+        rank = playout.rank_of(layout[i])
         if rank == 1 and i > 0:
             rank = 14  # an ace after other cards is the high ace
         out.append(Combo(naturals, jokers, "run", layout, rank - i, value))
@@ -78,7 +78,7 @@ class Splitter:
         by_first: dict[int, list[Combo]] = {}
         for cm in combos:
             by_first.setdefault(cm.naturals[0], []).append(cm)
-        counts = [0] * fast.N_CODES
+        counts = [0] * playout.N_CODES
         for c in key:
             counts[c] += 1
         result = _SplitSearch(counts, by_first, self.cost).solve()
@@ -118,7 +118,7 @@ class _SplitSearch:
         if got is not None:
             return got
         first = -1
-        for c in range(fast.JOKER):
+        for c in range(playout.JOKER):
             if counts[c]:
                 first = c
                 break
@@ -152,4 +152,4 @@ class _SplitSearch:
 
 def layoff_cards(meld: rules.TableMeld, v: FastRules) -> set[int]:
     """Natural cards that would extend a table meld, one at a time (`rules.melds`)."""
-    return fast.fitting_naturals(fast.meld_from_model(meld), v.ace_high)
+    return playout.fitting_naturals(playout.meld_from_model(meld), v.ace_high)

@@ -18,8 +18,8 @@ from __future__ import annotations
 from collections import OrderedDict
 from typing import TYPE_CHECKING, Any
 
-from rules import fast
-from rules.fast import int_to_code as code_of
+from rules import playout
+from rules.playout import int_to_code as code_of
 
 if TYPE_CHECKING:
     from rules import SeatView
@@ -64,7 +64,7 @@ class HandMemory:
             return
         first = self._last is None
         self._last = sig
-        top = None if view.discard_top is None else fast.code_to_int(view.discard_top)
+        top = None if view.discard_top is None else playout.code_to_int(view.discard_top)
         if first:
             self.pile = [top] if (top is not None and view.discard_count == 1) else None
             self._remember(view, top)
@@ -95,7 +95,7 @@ class HandMemory:
             if move.get("source") == "discard":
                 if self._own == (seat, view.turns_completed, "draw"):
                     return
-                taken = fast.code_to_int(str(move["card"])) if move.get("card") else self._top
+                taken = playout.code_to_int(str(move["card"])) if move.get("card") else self._top
                 if taken is not None:
                     self.picked[seat].append(taken)
                 if self.pile:
@@ -104,7 +104,7 @@ class HandMemory:
                 self.declined[seat].add(self._top)
             return
         if kind == "discard":
-            card = fast.code_to_int(str(move.get("card")))
+            card = playout.code_to_int(str(move.get("card")))
             if self._own == (seat, view.turns_completed, code_of(card)):
                 return
             if view.turns_completed == self._turns + 1 and not self._saw_draw_of_turn:
@@ -126,11 +126,11 @@ class HandMemory:
             return
         if kind == "meld":
             played = [c for meld in move.get("melds", ()) for c in meld]
-            self._forget(seat, list(fast.ints(played)))
+            self._forget(seat, list(playout.ints(played)))
         elif kind == "layoff":
-            self._forget(seat, list(fast.ints(move.get("cards", ()))))
+            self._forget(seat, list(playout.ints(move.get("cards", ()))))
         elif kind == "swap":
-            self._forget(seat, [fast.code_to_int(str(move.get("card")))])
+            self._forget(seat, [playout.code_to_int(str(move.get("card")))])
 
     def note_own(self, view: SeatView, move: dict[str, Any]) -> None:
         """Fold in our own draw from the pile or discard before the server echoes it.
@@ -139,7 +139,7 @@ class HandMemory:
         """
         kind = move.get("type")
         if kind == "discard":
-            card = fast.code_to_int(str(move["card"]))
+            card = playout.code_to_int(str(move["card"]))
             self.discarded[view.seat].append(card)
             if self.pile is not None:
                 self.pile.append(card)

@@ -23,7 +23,7 @@ from bots.expert import ExpertStrategy
 from bots.explain import explain
 from bots.knowledge import Knowledge
 from bots.search import evaluate
-from rules import fast, legal_moves
+from rules import legal_moves, playout
 
 if TYPE_CHECKING:
     from rules import Move, SeatView
@@ -65,9 +65,9 @@ def review_hand(steps: Sequence[Step], samples: int = REVIEW_SAMPLES) -> list[De
             out.append(Decision(step.version, step.move, None, 0.0, explain(view, step.move)))
             continue
         memory = expert.book.get(view)
-        know = Knowledge(view, memory, fast.fast_rules(view.variant))
+        know = Knowledge(view, memory, playout.fast_rules(view.variant))
         ev = expert.evaluation(view, know)
-        lines = [[fast.to_fast_move(step.move)], [fast.to_fast_move(better)]]
+        lines = [[playout.to_fast_move(step.move)], [playout.to_fast_move(better)]]
         values, used = evaluate(know, lines, rng, ev.cost, samples=samples, horizon=view.players)
         cost = max(0.0, values[1] - values[0]) if used else 0.0
         out.append(Decision(step.version, step.move, better, round(cost, 1), explain(view, better)))

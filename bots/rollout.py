@@ -14,8 +14,8 @@ from collections.abc import Sequence
 from bots.greedy import splitter_for
 from bots.melds import Splitter
 from bots.strategy import has_partner
-from rules import fast
-from rules.fast import JOKER, FastMove, Game
+from rules import playout
+from rules.playout import JOKER, FastMove, Game
 
 # A guard against a policy loop inside one turn (a turn of ours never needs this many plays).
 MAX_PLAYS_PER_TURN = 30
@@ -25,7 +25,7 @@ def _targets(g: Game) -> set[int]:
     ah = g.r.ace_high
     out: set[int] = set()
     for m in g.melds:
-        out |= fast.fitting_naturals(m, ah)
+        out |= playout.fitting_naturals(m, ah)
     return out
 
 
@@ -38,13 +38,13 @@ def draw_move(g: Game, seat: int, sp: Splitter) -> FastMove:
     if g.discard:
         top = g.discard[-1]
         if top == JOKER or not (g.stock or g.r.exhaustion == 0):
-            return (fast.DRAW, fast.SRC_DISCARD)
+            return (playout.DRAW, playout.SRC_DISCARD)
         hand = g.hands[seat]
         if top not in sp.leftovers([*hand, top]):
-            return (fast.DRAW, fast.SRC_DISCARD)
+            return (playout.DRAW, playout.SRC_DISCARD)
         if _may_lay_off(g, seat) and top in _targets(g):
-            return (fast.DRAW, fast.SRC_DISCARD)
-    return (fast.DRAW, fast.SRC_STOCK)
+            return (playout.DRAW, playout.SRC_DISCARD)
+    return (playout.DRAW, playout.SRC_STOCK)
 
 
 def discard_card(hand: Sequence[int], g: Game, sp: Splitter) -> int:
@@ -61,10 +61,10 @@ def discard_card(hand: Sequence[int], g: Game, sp: Splitter) -> int:
 
 def play_move(g: Game, seat: int, sp: Splitter) -> FastMove:
     """Greedy's next move in the play phase (a meld, a lay-off or the discard)."""
-    moves = fast.generate(g, seat)
+    moves = playout.generate(g, seat)
     hand = g.hands[seat]
-    melds = [m for m in moves if m[0] == fast.MELD]
-    layoffs = [m for m in moves if m[0] == fast.LAYOFF]
+    melds = [m for m in moves if m[0] == playout.MELD]
+    layoffs = [m for m in moves if m[0] == playout.LAYOFF]
     if g.jokers_taken:
         melds = [m for m in melds if any(JOKER in x for x in m[1])] or melds
         layoffs = [m for m in layoffs if JOKER in m[2]] or layoffs
@@ -87,30 +87,30 @@ def play_move(g: Game, seat: int, sp: Splitter) -> FastMove:
     if layoffs:
         return max(layoffs, key=lambda m: len(m[2]))
     card = discard_card(hand, g, sp)
-    move = (fast.DISCARD, card)
+    move = (playout.DISCARD, card)
     if move in moves:
         return move
-    discards = [m for m in moves if m[0] == fast.DISCARD]
+    discards = [m for m in moves if m[0] == playout.DISCARD]
     return discards[0] if discards else moves[0]
 
 
 def play_turn(g: Game, sp: Splitter) -> None:
     """Play the rest of the current seat's turn greedily (from either phase)."""
     seat = g.turn
-    if g.phase == fast.DRAW_PHASE:
+    if g.phase == playout.DRAW_PHASE:
         g.apply(seat, draw_move(g, seat, sp))
     for _ in range(MAX_PLAYS_PER_TURN):
-        if g.phase != fast.PLAY_PHASE or g.turn != seat:
+        if g.phase != playout.PLAY_PHASE or g.turn != seat:
             return
         g.apply(seat, play_move(g, seat, sp))
     # A policy that will not discard: throw anything legal so the rollout ends.
-    if g.phase == fast.PLAY_PHASE and g.turn == seat:
-        g.apply(seat, next(m for m in fast.generate(g, seat) if m[0] == fast.DISCARD))
+    if g.phase == playout.PLAY_PHASE and g.turn == seat:
+        g.apply(seat, next(m for m in playout.generate(g, seat) if m[0] == playout.DISCARD))
 
 
 def play_out(g: Game, horizon: int) -> None:
     """Play greedily for every seat until the hand ends or `horizon` more turns complete."""
     sp = splitter_for(g.r.name)
     stop = g.turns_completed + horizon
-    while g.phase < fast.HAND_OVER and g.turns_completed < stop:
+    while g.phase < playout.HAND_OVER and g.turns_completed < stop:
         play_turn(g, sp)

@@ -4,7 +4,7 @@ A *sample* deals the cards the seat cannot see consistently with what it knows
 (`bots.knowledge`): the cards an opponent took from the pile and still holds stay in that
 opponent's hand, the rest of the unseen multiset is shuffled into the other hands (their
 sizes are public), the stock and the buried discards. That gives a whole engine `Game`
-(`rules.fast.determinize_game`); each candidate line (our moves of this turn) is applied to
+(`rules.playout.determinize_game`); each candidate line (our moves of this turn) is applied to
 a copy and the hand is played out by the greedy rollout policy (`bots.rollout`) for every
 seat. Every candidate meets the same samples (common random numbers), so the differences
 between candidates are far less noisy than their values.
@@ -23,8 +23,8 @@ from random import Random
 import rules
 from bots.knowledge import Knowledge
 from bots.rollout import play_out
-from rules import fast
-from rules.fast import FastMove, Game
+from rules import playout
+from rules.playout import FastMove, Game
 
 # Turns a rollout plays after a candidate line before the position is priced: a short
 # horizon keeps the noise of the stock's luck out of the comparison between candidates.
@@ -42,13 +42,13 @@ def _sample_hands(know: Knowledge, rng: Random) -> tuple[list[list[int]], list[i
     view = know.view
     n = view.players
     pool: list[int] = []
-    for c in range(fast.N_CODES):
+    for c in range(playout.N_CODES):
         pool.extend([c] * know.live[c])
     hands: list[list[int]] = [[] for _ in range(n)]
     for s in range(n):
         if s == know.me:
             continue
-        for c in range(fast.N_CODES):
+        for c in range(playout.N_CODES):
             if know.held[s][c] >= 1.0 and c in pool and len(hands[s]) < view.hand_counts[s]:
                 pool.remove(c)
                 hands[s].append(c)
@@ -68,13 +68,13 @@ def sample_game(know: Knowledge, rng: Random) -> Game | None:
     view = know.view
     hands, rest = _sample_hands(know, rng)
     stock, buried = rest[: view.stock_count], rest[view.stock_count :]
-    others = [[] if s == know.me else list(fast.codes(h)) for s, h in enumerate(hands)]
-    discard = fast.codes(buried + know.pile)
+    others = [[] if s == know.me else list(playout.codes(h)) for s, h in enumerate(hands)]
+    discard = playout.codes(buried + know.pile)
     # The seed only drives reshuffles inside the rollout; any fixed value keeps it
     # reproducible, and it is never the real game's (a view does not hold that).
     seed = rng.getrandbits(64).to_bytes(8, "big")
     try:
-        return fast.determinize_game(view, others, fast.codes(stock), discard, seed)
+        return playout.determinize_game(view, others, playout.codes(stock), discard, seed)
     except rules.IllegalMove:
         return None
 

@@ -12,8 +12,8 @@ from collections.abc import Sequence
 from random import Random
 from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
-from rules import fast
-from rules.fast import FastRules
+from rules import playout
+from rules.playout import FastRules
 
 if TYPE_CHECKING:
     from rules import Move, SeatView
@@ -51,7 +51,7 @@ def require_moves(legal: Sequence[Move]) -> None:
 
 
 def variant_of(view: SeatView) -> FastRules:
-    return fast.fast_rules(view.variant)
+    return playout.fast_rules(view.variant)
 
 
 def can_lay_off(view: SeatView, v: FastRules) -> bool:
@@ -74,7 +74,7 @@ def joker_stands(view: SeatView) -> list[int]:
     """The natural card each joker in a table run stands for, one entry a joker (rummy51
     lets a player who has opened swap that card for it)."""
     return [
-        fast.code_to_int(stands)
+        playout.code_to_int(stands)
         for m in view.melds
         if m.kind == "run"
         for card, stands in zip(m.cards, m.stands_for, strict=True)
@@ -84,16 +84,16 @@ def joker_stands(view: SeatView) -> list[int]:
 
 def has_partner(card: int, others: Sequence[int], ace_high: bool = False) -> bool:
     """Whether another card could one day form a meld with `card` (same rank, near in suit)."""
-    if card == fast.JOKER:
+    if card == playout.JOKER:
         return True
-    r, s = fast.rank_of(card), fast.suit_of(card)
+    r, s = playout.rank_of(card), playout.suit_of(card)
     for o in others:
-        if o == card or o == fast.JOKER:
+        if o == card or o == playout.JOKER:
             continue
-        if fast.rank_of(o) == r:
+        if playout.rank_of(o) == r:
             return True
-        if fast.suit_of(o) == s and abs(fast.rank_of(o) - r) <= 2:
+        if playout.suit_of(o) == s and abs(playout.rank_of(o) - r) <= 2:
             return True
-        if ace_high and fast.suit_of(o) == s and {fast.rank_of(o), r} in ({1, 12}, {1, 13}):
+        if ace_high and playout.suit_of(o) == s and {playout.rank_of(o), r} in ({1, 12}, {1, 13}):
             return True
     return False

@@ -22,29 +22,39 @@ Public API (everything else is internal and may change):
     parse_move(data) -> Move                   move_to_json(move) -> dict
     determinize(view, others, stock, discard, seed) -> GameState   (bots' lookahead)
 
-The fast engine behind all of this (mutable `Game`, tuple moves) is documented in
-`rules.fast`; bots use it for playouts.
+The fast engine behind all of this (mutable `Game`, tuple moves) lives in `rules.engine`
+and is documented in `rules.playout`, the API bots use for playouts.
 
 Where each rule of RULES.md lives:
 
     cards, codes, the packs                 rules.cards (and RuleSet.deck_size)
-    the variants' switches and point tables rules.variants (RuleSet; POINTS_* tables)
-    a turn, the opening, jokers taken,      rules.game (Game.apply and its _draw, _meld,
-      going out, going rummy, scoring,        _layoff, _swap, _discard; _end_turn, _go_out,
-      stock exhaustion, stalemates, match     _finish, vote)
-      end, votes
+    the variants' switches and point tables rules.variants (RuleSet; POINTS_* tables),
+                                            flattened for the engine in rules.engine.switches
+    a turn, the opening, jokers taken,      rules.engine.game (Game.apply and its _draw,
+      going out, going rummy                  _meld, _layoff, _swap, _discard), with
+                                              rules.engine.jokers (a taken joker's place)
+    the end of a turn, scoring, stock       rules.engine.hand (deal, _end_turn, _go_out,
+      exhaustion, stalemates, match end,      _finish, vote); the fields in
+      votes                                   rules.engine.fields
     what a set or a run is, card order,     rules.melds (read_meld, layoff_run, layoff_set)
       lay-offs, freeing a set's joker
+    run adjacency and the high ace          rules.runs
     finding melds in a hand                 rules.meldsearch
-    which moves are legal now               rules.legal (+ rules.layoffs for lay-offs, swaps)
+    which moves are legal now               rules.engine.generate (+ rules.engine.layoffs
+                                            for lay-offs, swaps); rules.legal for a view
     what a seat may see, `legal`            rules.view
     shuffles, seeds, the commitment         rules.shuffle
-    stored state, moves on the wire         rules.state, rules.moves
+    the pydantic models: stored state,      rules.state, rules.moves (rules.view: views)
+      moves on the wire
+    the reducer over those models           rules.reducer
+    models <-> engine form                  rules.boundary.state, rules.boundary.moves
+                                            (rules.boundary.carried: the form a model
+                                            carries)
+    the fast API for bots' playouts         rules.playout
 """
 
 from rules.cards import Card
 from rules.determinize import determinize
-from rules.engine import apply, hand_start, new_game, replay, vote
 from rules.errors import (
     AlreadyDrawn,
     CannotDiscardDrawnCard,
@@ -69,6 +79,7 @@ from rules.errors import (
 )
 from rules.legal import legal_moves
 from rules.moves import Discard, Draw, LayOff, Meld, Move, Swap, VoteKind, move_to_json, parse_move
+from rules.reducer import apply, hand_start, new_game, replay, vote
 from rules.state import Deal, GameState, HandResult, LastMove, TableMeld, Votes
 from rules.variants import VARIANTS, RuleSet, get_variant
 from rules.view import (

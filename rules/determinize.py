@@ -7,10 +7,11 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Sequence
 
+from rules.boundary.moves import last_move_from_json
+from rules.boundary.state import state_of
 from rules.cards import cards_name, ints, is_code
-from rules.convert import last_move_from_json, state_of
+from rules.engine.game import Game
 from rules.errors import InvalidDeal
-from rules.game import Game
 from rules.legal import game_from_view
 from rules.shuffle import hand_seed
 from rules.state import GameState
@@ -51,7 +52,7 @@ def determinize_game(
     for i, h in enumerate(others):
         if i != view.seat:
             g.hands[i] = list(ints(h))
-    g.stock = list(reversed(ints(stock)))
+    g.stock = list(ints(stock))
     g.discard = list(ints(discard))
     seen = Counter(c for h in g.hands for c in h)
     seen.update(g.stock)

@@ -17,7 +17,9 @@ Reading rules (RULES.md, plus our reading where the rules are silent):
 * A run holds at most 13 cards, so it never uses the ace both low and high.
 * Lay-offs onto a run: the cards as sent at one end (high first), as in v1; else, arranged,
   the naturals below the run at its low end and those above at its high end (both at once),
-  jokers in the gaps and any joker left over at `end` (high by default).
+  jokers in the gaps and any joker left over at `end` (high by default). `end` settles the
+  jokers' side only (API.md v1.2): a natural card goes where its rank fits whatever `end`
+  says, so ``JK 9H`` with `end` high onto 10H-JH-QH puts 9H low and the joker high (KH).
 """
 
 from __future__ import annotations
@@ -188,14 +190,15 @@ def _fits(seq: Sequence[int], suit: int, start: int) -> bool:
 
 
 def layoff_run(m: TMeld, cards: Sequence[int], end: int, ace_high: bool) -> TMeld:
-    """The run `m` with `cards` added (`end` settles a joker's side).
+    """The run `m` with `cards` added (`end` settles the jokers' side only).
 
-    Cards go on in the order given, ascending, at one end; a descending list is read
-    reversed; with no `end` the high end is tried first. Failing that, the cards are
-    arranged and may extend both ends at once (module doc).
+    Cards go on in the order given, ascending, at one end (`end`'s, or the high end first
+    when `end` is any); a descending list is read reversed. Failing that, the cards are
+    arranged: naturals where their ranks fit, at either end or both (module doc).
 
     Raises:
-        InvalidLayoff: the cards do not extend the run at the requested end.
+        InvalidLayoff: no placement of the cards extends the run (with a joker left over,
+            none at the requested end).
     """
     k = len(cards)
     top = 14 if ace_high else 13
@@ -227,7 +230,8 @@ def _layoff_both_ends(m: TMeld, cards: Sequence[int], end: int, top: int) -> TMe
     """The run `m` extended by `cards` arranged (module doc), or None if they do not fit.
 
     Naturals below the run go to its low end, above it to its high end; jokers fill the gaps
-    and a joker left over goes to `end` (high unless `end` says low).
+    and a joker left over goes to `end` (high unless `end` says low). `end` never moves a
+    natural card (API.md v1.2).
     """
     suit = m.key
     below: list[int] = []
@@ -247,8 +251,6 @@ def _layoff_both_ends(m: TMeld, cards: Sequence[int], end: int, top: int) -> TMe
         (below if x < m.low else above).append(x)
     if len(set(below)) != len(below) or len(set(above)) != len(above):
         return None
-    if (end == END_LOW and not below) or (end == END_HIGH and not above):
-        return None  # the naturals contradict the end asked for
     low = min(below, default=m.low)
     high = max(above, default=m.high)
     spare = jokers - ((m.low - low) - len(below)) - ((high - m.high) - len(above))

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from rules.cards import JOKER, make
-from rules.fastrules import FastRules
+from rules.engine.switches import FastRules
 from rules.melds import MAX_RUN
 
 MAX_OPENING_COMBOS = 24

@@ -11,7 +11,7 @@ from typing import Literal
 
 from pydantic import Field, model_validator
 
-from rules.fastform import Carrier
+from rules.boundary.carried import Carrier
 from rules.moves import CardCode, Frozen
 
 PhaseName = Literal["waiting", "draw", "play", "hand_over", "match_over"]
@@ -64,7 +64,7 @@ class HandResult(Frozen):
 class GameState(Carrier):
     """A whole match: the current hand, the scores and where the shuffles come from.
 
-    One the rules made carries its engine `Game` (`rules.fastform`); one decoded from JSON
+    One the rules made carries its engine `Game` (`rules.boundary.carried`); one decoded from JSON
     gets it on its first use.
     """
 

@@ -6,8 +6,8 @@ The app adds `room`, `version` and `seats` (names, presence, bots) around this. 
 hand ends a view shows only that seat's hand, the counts of the others, the table, the top
 discard and the commitment to the hand's shuffle; never another hand, the stock's order or a
 seed. After the hand `hand_result.hands` reveals every hand. `legal` (API.md v1.1) is built
-by `rules.legal.generate`, the code behind `legal_moves`, from what the view shows
-(`rules.legal.seen_by`); the engine moves behind it stay with the view (`rules.fastform`), so
+by `rules.engine.generate.generate`, the code behind `legal_moves`, from what the view shows
+(`seen_by`); the engine moves behind it stay with the view (`rules.boundary.carried`), so
 `legal_moves(view)` lists them without generating them again. A view carries nothing else.
 """
 
@@ -19,12 +19,13 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from rules.boundary.carried import Carrier, trusted
+from rules.boundary.state import game_of
 from rules.cards import CODES, codes, make
-from rules.convert import game_of
+from rules.engine.fields import DISCARD, DRAW, LAYOFF, MELD, PLAY_PHASE, SRC_STOCK, SWAP, FastMove
+from rules.engine.game import Game
+from rules.engine.generate import generate, seen_by
 from rules.errors import InvalidMove
-from rules.fastform import Carrier, trusted
-from rules.game import DISCARD, DRAW, LAYOFF, MELD, PLAY_PHASE, SRC_STOCK, SWAP, FastMove, Game
-from rules.legal import game_from_view, generate, seen_by
 from rules.melds import END_ANY, END_HIGH, END_LOW, TMeld
 from rules.meldsearch import single_melds
 from rules.moves import CardCode, Frozen
@@ -228,15 +229,6 @@ def spectator_view(state: GameState) -> SpectatorView:
     sees alike. No hand (`seat` None, `hand` empty), hand sizes but no cards, no `legal`,
     and no jokers-to-play (the acting seat's own reminder)."""
     return trusted(SpectatorView, _view_fields(state, None))
-
-
-def legal_summary(view: SeatView) -> Legal | None:
-    """The view's `legal` object (API.md v1.1) from the same `generate` as `legal_moves`;
-    None when it is not this seat's move."""
-    if view.turn != view.seat or view.phase not in ("draw", "play"):
-        return None
-    g = game_from_view(view)
-    return _legal(g, view.seat, generate(g, view.seat), view.must_play)
 
 
 def _legal(g: Game, seat: int, moves: Iterable[FastMove], must_play: tuple[str, ...]) -> Legal:

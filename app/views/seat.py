@@ -11,7 +11,7 @@ from pydantic import BaseModel, Field
 import rules
 from app.hub.protocol import Presence
 from app.persist.records import Snapshot
-from rules.fastform import form_of, trusted
+from rules.boundary.carried import form_of, trusted
 
 PLAYING = ("draw", "play")
 StandInLevel = Literal["easy", "medium", "hard"]

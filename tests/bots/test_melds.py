@@ -10,10 +10,10 @@ import pytest
 
 import rules
 from bots.melds import Splitter, candidate_melds, layoff_cards
-from rules.fast import code_to_int as parse
-from rules.fast import fast_rules as variant
-from rules.fast import int_to_code as code
-from rules.fast import ints
+from rules.playout import code_to_int as parse
+from rules.playout import fast_rules as variant
+from rules.playout import int_to_code as code
+from rules.playout import ints
 
 
 def parse_all(codes: list[str]) -> list[int]:

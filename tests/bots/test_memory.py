@@ -8,7 +8,7 @@ from random import Random
 import rules
 from bots.greedy import GreedyStrategy
 from bots.memory import HandMemory, MemoryBook, hand_key
-from rules import fast
+from rules import playout
 
 
 def _play(seed: int, watch_every_state: bool) -> tuple[HandMemory, list[str], list[str]]:
@@ -40,8 +40,8 @@ def _play(seed: int, watch_every_state: bool) -> tuple[HandMemory, list[str], li
 def test_memory_from_every_state_knows_picks_and_declines() -> None:
     for seed in range(6):
         memory, picks, declined = _play(seed, watch_every_state=True)
-        assert set(fast.ints(declined)) <= memory.declined[1] | {None}
-        remembered = set(fast.int_to_code(c) for c in memory.picked[1])
+        assert set(playout.ints(declined)) <= memory.declined[1] | {None}
+        remembered = set(playout.int_to_code(c) for c in memory.picked[1])
         assert remembered <= set(picks)
 
 
@@ -49,8 +49,8 @@ def test_memory_from_own_turns_infers_the_opponent_draw() -> None:
     found = 0
     for seed in range(6):
         memory, picks, declined = _play(seed, watch_every_state=False)
-        assert set(fast.int_to_code(c) for c in memory.picked[1]) <= set(picks)
-        assert {fast.int_to_code(c) for c in memory.declined[1]} <= set(declined)
+        assert set(playout.int_to_code(c) for c in memory.picked[1]) <= set(picks)
+        assert {playout.int_to_code(c) for c in memory.declined[1]} <= set(declined)
         found += len(memory.declined[1])
     assert found > 0
 

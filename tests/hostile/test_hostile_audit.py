@@ -31,7 +31,7 @@ from rummytest import LiveServer
 import rules
 from app.verify import verify_log
 from bots import get_strategy
-from rules import fast
+from rules import playout
 from rules.cards import int_to_code
 from rules.shuffle import commitment
 
@@ -49,7 +49,7 @@ TABLES = [
 # seats played by the greedy bot, from what their own view shows.
 LIVE_TABLES = TABLES
 GREEDY = get_strategy("greedy")
-PLAYS = (fast.MELD, fast.LAYOFF, fast.SWAP)
+PLAYS = (playout.MELD, playout.LAYOFF, playout.SWAP)
 
 
 def _pick(moves: list[Any], rng: random.Random) -> Any:
@@ -75,19 +75,19 @@ def _audit_view_layer(variant: str, players: int, hands: int, seed: int) -> tupl
     rng = random.Random(seed)
     views = 0
     for _ in range(hands):
-        g = fast.new_fast_game(variant, players, rng.randbytes(32))
+        g = playout.new_fast_game(variant, players, rng.randbytes(32))
         public: set[int] = set(g.discard)
         stock_size = len(g.stock)
-        while not fast.is_over(g):
-            if g.phase == fast.DRAW_PHASE:
+        while not playout.is_over(g):
+            if g.phase == playout.DRAW_PHASE:
                 # Drawing needs no move search: try the pile, fall back on the stock.
                 try:
-                    source = fast.SRC_DISCARD if rng.random() < 0.3 else fast.SRC_STOCK
-                    g.apply(g.turn, (fast.DRAW, source))
+                    source = playout.SRC_DISCARD if rng.random() < 0.3 else playout.SRC_STOCK
+                    g.apply(g.turn, (playout.DRAW, source))
                 except rules.IllegalMove:
-                    g.apply(g.turn, (fast.DRAW, fast.SRC_STOCK))
+                    g.apply(g.turn, (playout.DRAW, playout.SRC_STOCK))
             else:
-                g.apply(g.turn, _pick(fast.generate(g, g.turn), rng))
+                g.apply(g.turn, _pick(playout.generate(g, g.turn), rng))
             public.update(g.discard)
             for meld in g.melds:
                 public.update(meld.cards)
@@ -95,9 +95,9 @@ def _audit_view_layer(variant: str, players: int, hands: int, seed: int) -> tupl
                 public.add(g.drawn_from_discard)
             reshuffled = len(g.stock) > stock_size
             stock_size = len(g.stock)
-            if not (reshuffled or fast.is_over(g) or rng.random() < 0.02):
+            if not (reshuffled or playout.is_over(g) or rng.random() < 0.02):
                 continue
-            state = fast.state_from_game(g)
+            state = playout.state_from_game(g)
             seen = {int_to_code(c) for c in public}
             for seat in range(players):
                 view = rules.seat_view(state, seat)

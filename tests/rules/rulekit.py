@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 import rules
-from rules.engine import deck_of
+from rules.reducer import deck_of
 
 
 def fixed_deal(

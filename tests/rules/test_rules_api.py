@@ -11,7 +11,7 @@ from rulekit import discard, draw, fixed_deal, game, meld, play
 
 import rules
 from rules.cards import Card
-from rules.engine import deck_of
+from rules.reducer import deck_of
 
 
 def test_variants_registry_publishes_every_switch() -> None:

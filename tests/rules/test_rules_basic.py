@@ -6,7 +6,7 @@ import pytest
 from rulekit import discard, draw, game, layoff, meld, play, rejected, with_fields
 
 import rules
-from rules.engine import deck_of
+from rules.reducer import deck_of
 
 V = "basic"
 HEARTS = ["AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH", "QH", "KH"]

@@ -124,7 +124,7 @@ def test_going_out_by_discarding_the_last_card_ace_one_faces_ten() -> None:
 
 
 def test_empty_stock_reshuffles_the_discard_pile_except_its_top_on_the_next_draw() -> None:
-    pack = rules.engine.deck_of(V)
+    pack = rules.reducer.deck_of(V)
     # Everything dealt except 6 discards and a 1-card stock.
     pile = ["2C", "3D", "4H", "5S", "9C", "TD"]
     stock = ["JS"]
@@ -141,7 +141,7 @@ def test_empty_stock_reshuffles_the_discard_pile_except_its_top_on_the_next_draw
 
 
 def test_when_the_top_discard_is_all_that_is_left_the_player_takes_it() -> None:
-    pack = rules.engine.deck_of(V)
+    pack = rules.reducer.deck_of(V)
     rest = [c for c in pack if c != "9C"]
     s = game(V, [rest[:26], rest[26:]], ["9C"], [], rest=False)
     view = rules.seat_view(s, 0)
@@ -152,7 +152,7 @@ def test_when_the_top_discard_is_all_that_is_left_the_player_takes_it() -> None:
 
 
 def test_house_nothing_at_all_left_to_draw_is_a_draw() -> None:
-    pack = rules.engine.deck_of(V)
+    pack = rules.reducer.deck_of(V)
     s = game(V, [pack[:26], pack[26:]], [], [], rest=False)
     assert s.hand_result is not None and s.hand_result.reason == "draw"
     assert s.hand_result.points == (0, 0) and s.phase == "hand_over"

@@ -16,7 +16,7 @@ import random
 import pytest
 
 import rules
-from rules import fast
+from rules import playout
 from rules.legal import game_from_view
 
 CASES = [("classic", 2), ("basic", 2), ("basic", 3), ("basic", 4),
@@ -53,7 +53,7 @@ def _check_views(state: rules.GameState, decoded: rules.GameState) -> list[rules
         if view.legal is None:
             assert carried == [None]
         else:
-            assert carried == [tuple(fast.generate(game_from_view(view), seat))]
+            assert carried == [tuple(playout.generate(game_from_view(view), seat))]
         moves = list(rules.legal_moves(view))
         relearnt = list(rules.legal_moves(rules.SeatView.model_validate(view.model_dump())))
         assert moves == relearnt
@@ -129,10 +129,10 @@ def test_a_copy_with_other_fields_does_not_keep_the_old_engine_form() -> None:
 
 
 def test_a_game_copy_copies_every_slot() -> None:
-    g = fast.new_fast_game("rummy51", 3, seed=b"slots")
-    g.apply(g.turn, (fast.DRAW, fast.SRC_DISCARD))
+    g = playout.new_fast_game("rummy51", 3, seed=b"slots")
+    g.apply(g.turn, (playout.DRAW, playout.SRC_DISCARD))
     c = g.copy()
-    for name in fast.Game.__slots__:
+    for name in playout.Game.__slots__:
         assert getattr(c, name) == getattr(g, name), name
         value = getattr(c, name)
         if isinstance(value, list):

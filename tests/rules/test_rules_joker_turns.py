@@ -14,9 +14,10 @@ import random
 from collections import Counter
 
 from rules.cards import JOKER, card_name, make
-from rules.fastrules import fast_rules
-from rules.game import DISCARD, PLAY_PHASE, FastMove, Game
-from rules.legal import generate
+from rules.engine.fields import DISCARD, PLAY_PHASE, FastMove
+from rules.engine.game import Game
+from rules.engine.generate import generate
+from rules.engine.switches import fast_rules
 from rules.melds import read_meld
 
 R = fast_rules("rummy51")

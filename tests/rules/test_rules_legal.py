@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 import rules
 from rules.cards import CODES, JOKER, ints, make
-from rules.engine import deck_of
+from rules.reducer import deck_of
 
 
 def _rich_game(variant: str, seed: int) -> rules.GameState:

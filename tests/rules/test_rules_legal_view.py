@@ -14,17 +14,18 @@ import pytest
 import rulekit
 
 import rules
-from rules import fast
+from rules import playout
+from rules.boundary.moves import meld_id
+from rules.boundary.state import state_from_game
 from rules.cards import code_to_int, ints
-from rules.convert import meld_id, state_from_game
 
 CASES = [("classic", 2), ("basic", 2), ("basic", 3), ("basic", 4),
          ("rummy51", 2), ("rummy51", 3), ("rummy51", 4)]  # fmt: skip
 POSITIONS = 700  # per case: about 5,000 in all
-END = {None: fast.END_ANY, "low": fast.END_LOW, "high": fast.END_HIGH}
+END = {None: playout.END_ANY, "low": playout.END_LOW, "high": playout.END_HIGH}
 
 
-def _accepts(g: fast.Game, move: fast.FastMove) -> fast.Game | None:
+def _accepts(g: playout.Game, move: playout.FastMove) -> playout.Game | None:
     trial = g.copy()
     try:
         trial.apply(g.turn, move)
@@ -33,52 +34,55 @@ def _accepts(g: fast.Game, move: fast.FastMove) -> fast.Game | None:
     return trial
 
 
-def _listed(legal: rules.Legal) -> list[fast.FastMove]:
-    moves: list[fast.FastMove] = [
-        (fast.DRAW, fast.SRC_STOCK if src == "stock" else fast.SRC_DISCARD) for src in legal.draw
+def _listed(legal: rules.Legal) -> list[playout.FastMove]:
+    moves: list[playout.FastMove] = [
+        (playout.DRAW, playout.SRC_STOCK if src == "stock" else playout.SRC_DISCARD)
+        for src in legal.draw
     ]
-    moves += [(fast.DISCARD, code_to_int(c)) for c in legal.discard]
-    moves += [(fast.MELD, (ints(m),)) for m in legal.melds]
+    moves += [(playout.DISCARD, code_to_int(c)) for c in legal.discard]
+    moves += [(playout.MELD, (ints(m),)) for m in legal.melds]
     moves += [
-        (fast.LAYOFF, meld_id(x.meld), (code_to_int(x.card),), END[x.end]) for x in legal.layoffs
+        (playout.LAYOFF, meld_id(x.meld), (code_to_int(x.card),), END[x.end]) for x in legal.layoffs
     ]
-    moves += [(fast.SWAP, meld_id(x.meld), code_to_int(x.card)) for x in legal.swaps]
+    moves += [(playout.SWAP, meld_id(x.meld), code_to_int(x.card)) for x in legal.swaps]
     return moves
 
 
-def _accepted_singles(g: fast.Game) -> tuple[set[str], set[str], set[tuple[str, str, str | None]],
-                                              set[tuple[str, str]]]:  # fmt: skip
+Singles = tuple[set[str], set[str], set[tuple[str, str, str | None]], set[tuple[str, str]]]
+
+
+def _accepted_singles(g: playout.Game) -> Singles:
     """What apply accepts now: draw sources, discards, single-card lay-offs, swaps."""
     draws = {
         name
-        for src, name in ((fast.SRC_STOCK, "stock"), (fast.SRC_DISCARD, "discard"))
-        if _accepts(g, (fast.DRAW, src))
+        for src, name in ((playout.SRC_STOCK, "stock"), (playout.SRC_DISCARD, "discard"))
+        if _accepts(g, (playout.DRAW, src))
     }
-    if g.phase == fast.DRAW_PHASE:
+    if g.phase == playout.DRAW_PHASE:
         return draws, set(), set(), set()
     hand = set(g.hands[g.turn])
-    discards = {fast.int_to_code(c) for c in hand if _accepts(g, (fast.DISCARD, c))}
+    discards = {playout.int_to_code(c) for c in hand if _accepts(g, (playout.DISCARD, c))}
     layoffs: set[tuple[str, str, str | None]] = set()
     swaps: set[tuple[str, str]] = set()
     for m in g.melds:
         for c in hand:
-            for end in (fast.END_ANY, fast.END_LOW, fast.END_HIGH):
-                after = _accepts(g, (fast.LAYOFF, m.id, (c,), end))
+            for end in (playout.END_ANY, playout.END_LOW, playout.END_HIGH):
+                after = _accepts(g, (playout.LAYOFF, m.id, (c,), end))
                 if after is None:
                     continue
                 side = None
                 if m.is_run:
                     new = next(x for x in after.melds if x.id == m.id)
                     side = "low" if new.low < m.low else "high"
-                layoffs.add((fast.int_to_code(c), f"m{m.id}", side))
-            if _accepts(g, (fast.SWAP, m.id, c)):
-                swaps.add((fast.int_to_code(c), f"m{m.id}"))
+                layoffs.add((playout.int_to_code(c), f"m{m.id}", side))
+            if _accepts(g, (playout.SWAP, m.id, c)):
+                swaps.add((playout.int_to_code(c), f"m{m.id}"))
     return draws, discards, layoffs, swaps
 
 
-def _pick(moves: list[fast.FastMove], rng: random.Random) -> fast.FastMove:
+def _pick(moves: list[playout.FastMove], rng: random.Random) -> playout.FastMove:
     """Mostly plays when there are some, so that tables fill up with melds to lay off on."""
-    plays = [m for m in moves if m[0] in (fast.MELD, fast.LAYOFF, fast.SWAP)]
+    plays = [m for m in moves if m[0] in (playout.MELD, playout.LAYOFF, playout.SWAP)]
     if plays and rng.random() < 0.7:
         return rng.choice(plays)
     return rng.choice(moves)
@@ -90,9 +94,9 @@ def test_legal_and_apply_agree_on_every_position(variant: str, players: int) -> 
     checked = with_melds = 0
     seed = 0
     while checked < POSITIONS:
-        g = fast.new_fast_game(variant, players, seed.to_bytes(4, "big"))
+        g = playout.new_fast_game(variant, players, seed.to_bytes(4, "big"))
         seed += 1
-        while not fast.is_over(g) and checked < POSITIONS:
+        while not playout.is_over(g) and checked < POSITIONS:
             state = state_from_game(g)
             for other in range(players):
                 if other != g.turn:
@@ -109,8 +113,8 @@ def test_legal_and_apply_agree_on_every_position(variant: str, players: int) -> 
             assert legal.must_play == ("JK",) * g.jokers_taken
             checked += 1
             with_melds += bool(g.melds)
-            g.apply(g.turn, _pick(fast.generate(g, g.turn), rng))
-        if fast.is_over(g):
+            g.apply(g.turn, _pick(playout.generate(g, g.turn), rng))
+        if playout.is_over(g):
             final = state_from_game(g)
             assert all(rules.seat_view(final, s).legal is None for s in range(players))
     assert with_melds > POSITIONS // 3  # the lay-off checks had tables to work on

@@ -9,7 +9,7 @@ import pytest
 from rulekit import all_cards
 
 import rules
-from rules.engine import deck_of
+from rules.reducer import deck_of
 
 CASES = [("classic", 2), ("basic", 2), ("basic", 3), ("basic", 4)]
 CASES += [("rummy51", 2), ("rummy51", 3), ("rummy51", 4)]

@@ -19,10 +19,10 @@ from hypothesis import strategies as st
 from rulekit import all_cards
 
 import rules
-from rules import fast
+from rules import playout
 from rules.cards import code_to_int, ints
-from rules.engine import deck_of
 from rules.melds import read_meld
+from rules.reducer import deck_of
 from rules.variants import get_variant
 
 CASES = [("classic", 2), ("basic", 2), ("basic", 3), ("basic", 4),
@@ -166,11 +166,11 @@ def test_random_playouts_keep_every_invariant(variant: str, players: int, seed: 
 
 def _fast_hand(variant: str, players: int, seed: int) -> None:
     rng = random.Random(seed)
-    g = fast.new_fast_game(variant, players, seed=seed.to_bytes(8, "big"))
+    g = playout.new_fast_game(variant, players, seed=seed.to_bytes(8, "big"))
     pack = Counter(code_to_int(c) for c in deck_of(variant))
-    while not fast.is_over(g):
+    while not playout.is_over(g):
         seat = g.turn
-        moves = fast.generate(g, seat)
+        moves = playout.generate(g, seat)
         assert moves
         for m in moves:
             g.copy().apply(seat, m)
@@ -202,13 +202,13 @@ def test_some_fast_playouts_accept_every_generated_move(variant: str, players: i
 def test_fast_and_pydantic_forms_agree_move_by_move(variant: str, players: int) -> None:
     rng = random.Random(5)
     s = rules.new_game(variant, players, seed=b"agree")
-    g = fast.game_from_state(s)
+    g = playout.game_from_state(s)
     while s.phase in ("draw", "play"):
         legal = list(rules.legal_moves(rules.seat_view(s, s.turn)))
-        assert [fast.to_api_move(m) for m in fast.generate(g, g.turn)] == legal
+        assert [playout.to_api_move(m) for m in playout.generate(g, g.turn)] == legal
         move = rng.choice(legal)
         before = g.copy()
         s = rules.apply(s, s.turn, move)
-        g.apply(g.turn, fast.to_fast_move(move))
-        assert fast.state_from_game(g) == s
-        assert fast.state_from_game(before) != s  # the copy was not changed along
+        g.apply(g.turn, playout.to_fast_move(move))
+        assert playout.state_from_game(g) == s
+        assert playout.state_from_game(before) != s  # the copy was not changed along

@@ -8,8 +8,8 @@ from rulekit import discard, draw, game, layoff, meld, play, rejected, swap, wit
 
 import rules
 from rules.cards import code_to_int
-from rules.engine import deck_of
 from rules.melds import read_meld
+from rules.reducer import deck_of
 
 V = "rummy51"
 OPEN_A = (["QS", "QD", "QH"], ["7S", "8S", "9S"])  # 30 + 24 = 54

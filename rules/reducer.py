@@ -1,7 +1,7 @@
-"""The pydantic API over the fast engine: new games, the move reducer, votes and replays.
+"""The reducer, the pydantic API over the fast engine: new games, moves, votes, replays.
 
 Every function runs the one implementation of the rules on a copy of the state's engine
-`Game` (kept with the state, `rules.convert.game_of`) and returns a new state that carries
+`Game` (kept with the state, `rules.boundary.state.game_of`) and returns a new state that carries
 the copy: the input and its `Game` are never changed, so a refused move changes nothing.
 
 Readings of RULES.md where it is silent (the variant's `RuleSet.house_rules` lists the
@@ -14,7 +14,8 @@ house rules proper):
   any order (API.md v1.1): read as sent when that is a run, else arranged (`rules.melds`).
 * Lay-off cards go on in the order given, ascending, at one end; a descending list is read
   reversed; without `end` the high end is tried first; failing that, arranged, they may
-  extend both ends at once, and a joker left over goes to `end` (high by default).
+  extend both ends at once, and a joker left over goes to `end` (high by default): `end`
+  settles the jokers' side only, never a natural card's (API.md v1.2).
 * A 3-card set with jokers frees as many jokers as the naturals laid off push it past four
   cards (two missing suits onto ``5H 5S JK`` free the joker; onto ``5H JK JK`` free one).
 * A joker swap or set lay-off that would leave the taken joker nowhere to go, or nothing to
@@ -33,17 +34,13 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Iterable
 
+from rules.boundary.moves import deal_to_fast, to_fast_move
+from rules.boundary.state import game_from_state, game_of, state_of
 from rules.cards import CODES, cards_name
-from rules.convert import (
-    deal_to_fast,
-    game_from_state,
-    game_of,
-    state_of,
-    to_fast_move,
-)
+from rules.engine.fields import FixedDeal
+from rules.engine.game import Game
+from rules.engine.switches import FastRules, fast_rules
 from rules.errors import InvalidDeal, InvalidSetup
-from rules.fastrules import FastRules, fast_rules
-from rules.game import FixedDeal, Game
 from rules.moves import Move
 from rules.state import Deal, GameState
 

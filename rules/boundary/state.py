@@ -1,171 +1,25 @@
-"""The boundary: `GameState` <-> `core.Game` and API moves <-> engine move tuples.
+"""The boundary for whole states: a `GameState` (the pydantic model, stored and sent) <->
+the engine's `Game`.
 
 Inside the rules a state goes out with `state_of`: built from the engine's own values as they
-are (`rules.fastform.trusted`), sharing what the move left unchanged with the state before,
-and carrying its `Game` so the next move converts nothing. `state_from_game`, for a `Game`
-from outside the rules, validates the whole state in one `GameState.model_validate` call.
+are (`rules.boundary.carried.trusted`), sharing what the move left unchanged with the state
+before, and carrying its `Game` so the next move converts nothing. `state_from_game`, for a
+`Game` from outside the rules, validates the whole state in one `GameState.model_validate`
+call. Moves and melds cross in `rules.boundary.moves`.
 """
 
 from __future__ import annotations
 
-import functools
-from typing import Any, Literal
+from typing import Any
 
+from rules.boundary.carried import form_of, trusted
+from rules.boundary.moves import deal_to_fast, last_move_from_json, meld_from_model, move_json
 from rules.cards import CODES, code_to_int, codes, ints
-from rules.errors import InvalidMove, MeldNotFound
-from rules.fastform import form_of, trusted
-from rules.fastrules import fast_rules
-from rules.game import (
-    DISCARD,
-    DRAW,
-    LAYOFF,
-    MELD,
-    PHASE_INTS,
-    PHASE_NAMES,
-    SRC_DISCARD,
-    SRC_STOCK,
-    SWAP,
-    FastMove,
-    FixedDeal,
-    Game,
-    Result,
-)
-from rules.melds import END_ANY, END_HIGH, END_LOW, TMeld
-from rules.moves import Discard, Draw, LayOff, Meld, Move, Swap, parse_move
+from rules.engine.fields import PHASE_INTS, PHASE_NAMES, FixedDeal, Result
+from rules.engine.game import Game
+from rules.engine.switches import fast_rules
+from rules.melds import TMeld
 from rules.state import Deal, GameState, HandResult, LastMove, TableMeld, Votes
-
-_END_OF = {None: END_ANY, "low": END_LOW, "high": END_HIGH}
-_END_NAME: dict[int, Literal["low", "high"] | None] = {
-    END_ANY: None,
-    END_LOW: "low",
-    END_HIGH: "high",
-}
-
-
-def meld_id(text: str) -> int:
-    """The engine id of a meld id such as ``"m7"``.
-
-    Raises:
-        MeldNotFound: not a meld id this engine hands out.
-    """
-    if len(text) > 1 and text[0] == "m" and text[1:].isdigit():
-        return int(text[1:])
-    raise MeldNotFound(f"there is no meld {text!r} on the table")
-
-
-def to_fast_move(move: Move) -> FastMove:
-    """The engine tuple of an API move.
-
-    Raises:
-        MeldNotFound: a meld id in a malformed form.
-        InvalidMove: not a move object.
-    """
-    if isinstance(move, Draw):
-        return (DRAW, SRC_STOCK if move.source == "stock" else SRC_DISCARD)
-    if isinstance(move, Discard):
-        return (DISCARD, code_to_int(move.card))
-    if isinstance(move, Meld):
-        return (MELD, tuple(ints(g) for g in move.melds))
-    if isinstance(move, LayOff):
-        return (LAYOFF, meld_id(move.meld), ints(move.cards), _END_OF[move.end])
-    if isinstance(move, Swap):
-        return (SWAP, meld_id(move.meld), code_to_int(move.card))
-    raise InvalidMove(f"not a move: {move!r}")
-
-
-def to_api_move(move: FastMove) -> Move:
-    """The API move of an engine tuple (built as validation would build it, unvalidated)."""
-    kind = move[0]
-    if kind == DRAW:
-        return _DRAWS[move[1]]
-    if kind == DISCARD:
-        return _DISCARDS[move[1]]
-    if kind == MELD:
-        return trusted(
-            Meld, {"type": "meld", "melds": tuple(map(codes, move[1]))}, None, ("melds",)
-        )
-    if kind == LAYOFF:
-        fields = {
-            "type": "layoff",
-            "meld": f"m{move[1]}",
-            "cards": codes(move[2]),
-            "end": _END_NAME[move[3]],
-        }
-        return trusted(LayOff, fields, None, ("meld", "cards", "end"))
-    return trusted(
-        Swap,
-        {"type": "swap", "meld": f"m{move[1]}", "card": CODES[move[2]]},
-        None,
-        ("meld", "card"),
-    )
-
-
-# Moves are frozen, so every draw and discard is one shared object (by SRC_* and card int).
-_DRAWS: tuple[Draw, Draw] = (Draw(source="stock"), Draw(source="discard"))
-_DISCARDS: tuple[Discard, ...] = tuple(Discard(card=code) for code in CODES)
-
-
-def last_move_from_json(lm: LastMove | None) -> tuple[int, FastMove] | None:
-    """The engine form of a view's or state's `last_move` (a discard draw keeps its card)."""
-    if lm is None:
-        return None
-    data = dict(lm.move)
-    card = data.pop("card", None) if data.get("type") == "draw" else None
-    move = to_fast_move(parse_move(data))
-    if isinstance(card, str):
-        move = (*move, code_to_int(card))
-    return (lm.seat, move)
-
-
-def meld_from_model(t: TableMeld) -> TMeld:
-    """The engine form of a meld of the state or of a view."""
-    return _engine_meld(t.id, t.kind, t.cards, t.stands_for)
-
-
-# Every view and every move of a room converts the same table melds again; TMelds are
-# immutable, so one per distinct meld is shared (bounded, for a long-running server).
-@functools.lru_cache(maxsize=8192)
-def _engine_meld(
-    text_id: str, kind: str, card_codes: tuple[str, ...], stand_codes: tuple[str, ...]
-) -> TMeld:
-    cards = ints(card_codes)
-    stands = ints(stand_codes)
-    mid = meld_id(text_id)
-    if kind == "run":
-        suit = stands[0] // 13
-        # A run that starts with a king-high ace cannot exist; an ace at the start is low.
-        low = stands[0] % 13 + 1
-        return TMeld(mid, True, suit, low, low + len(stands) - 1, cards, stands)
-    rank = stands[0] % 13 + 1
-    return TMeld(mid, False, rank, rank, rank, cards, stands)
-
-
-def deal_to_fast(deal: Deal) -> FixedDeal:
-    return (tuple(ints(h) for h in deal.hands), ints(deal.discard), ints(deal.stock))
-
-
-def move_json(move: FastMove) -> dict[str, str | list[str] | list[list[str]]]:
-    """The wire form of an engine move (what `move_to_json` gives for its API move)."""
-    kind = move[0]
-    if kind == DRAW:
-        if len(move) > 2:  # a discard draw names the card (it was face up)
-            return {"type": "draw", "source": "discard", "card": CODES[move[2]]}
-        return {"type": "draw", "source": "stock" if move[1] == SRC_STOCK else "discard"}
-    if kind == DISCARD:
-        return {"type": "discard", "card": CODES[move[1]]}
-    if kind == MELD:
-        return {"type": "meld", "melds": [[CODES[c] for c in g] for g in move[1]]}
-    if kind == LAYOFF:
-        out: dict[str, str | list[str] | list[list[str]]] = {
-            "type": "layoff",
-            "meld": f"m{move[1]}",
-            "cards": [CODES[c] for c in move[2]],
-        }
-        end = _END_NAME[move[3]]
-        if end is not None:
-            out["end"] = end
-        return out
-    return {"type": "swap", "meld": f"m{move[1]}", "card": CODES[move[2]]}
 
 
 def game_from_state(state: GameState) -> Game:
@@ -207,7 +61,7 @@ def _build_game(state: GameState) -> Game:
         reshuffles=state.reshuffles,
         stock_exhaustions=state.stock_exhaustions,
         hands=[list(ints(h)) for h in state.hands],
-        stock=list(reversed(ints(state.stock))),
+        stock=list(ints(state.stock)),
         discard=list(ints(state.discard)),
         melds=[meld_from_model(m) for m in state.melds],
         next_meld_id=state.next_meld_id,
@@ -288,7 +142,7 @@ def _move_fields(g: Game, base: Game | None, before: GameState | None) -> dict[s
     if base is None or before is None:
         hands = tuple(map(codes, g.hands))
         melds = _meld_models(g.melds, [], ())
-        stock = codes(reversed(g.stock))
+        stock = codes(g.stock)
         discard = codes(g.discard)
         votes = _votes_model(g.votes_next, g.votes_new)
     else:
@@ -348,7 +202,7 @@ def _piles(g: Game, base: Game, before: GameState) -> tuple[tuple[str, ...], tup
     """
     stock, discard = g.stock, g.discard
     if g.reshuffles != base.reshuffles:
-        return codes(reversed(stock)), codes(discard)
+        return codes(stock), codes(discard)
     old_stock, old_discard = before.stock, before.discard
     n = len(stock) - len(old_stock)
     if n == 0:
@@ -356,7 +210,7 @@ def _piles(g: Game, base: Game, before: GameState) -> tuple[tuple[str, ...], tup
     elif n == -1:
         new_stock = old_stock[1:]
     else:
-        new_stock = codes(reversed(stock))
+        new_stock = codes(stock)
     n = len(discard) - len(old_discard)
     if n == 0:
         new_discard = old_discard

@@ -38,13 +38,15 @@ Engine moves:
 ==============================================  =========================================
 
 `Game` attributes worth reading: ``turn``, ``phase`` (DRAW_PHASE=1, PLAY_PHASE=2,
-HAND_OVER=3, MATCH_OVER=4), ``hands`` (per seat), ``stock`` (top LAST), ``discard`` (top
+HAND_OVER=3, MATCH_OVER=4), ``hands`` (per seat), ``stock`` (top first), ``discard`` (top
 last), ``melds`` (`TMeld`: id, is_run, cards, stands), ``scores``, ``opened``, ``drawn``
 (-1 or the card taken from the discard pile), ``must_play``, ``result``, ``match_winner``.
 """
 
 from __future__ import annotations
 
+from rules.boundary.moves import meld_from_model, to_api_move, to_fast_move
+from rules.boundary.state import game_from_state, state_from_game
 from rules.cards import (
     JOKER,
     N_CODES,
@@ -56,17 +58,8 @@ from rules.cards import (
     rank_of,
     suit_of,
 )
-from rules.convert import (
-    game_from_state,
-    meld_from_model,
-    state_from_game,
-    to_api_move,
-    to_fast_move,
-)
 from rules.determinize import determinize_game
-from rules.engine import new_fast_game, start_of_hand
-from rules.fastrules import FastRules, fast_rules
-from rules.game import (
+from rules.engine.fields import (
     DISCARD,
     DRAW,
     DRAW_PHASE,
@@ -79,12 +72,15 @@ from rules.game import (
     SRC_STOCK,
     SWAP,
     FastMove,
-    Game,
     Result,
 )
-from rules.legal import game_from_view, generate
+from rules.engine.game import Game
+from rules.engine.generate import generate
+from rules.engine.switches import FastRules, fast_rules
+from rules.legal import game_from_view
 from rules.melds import END_ANY, END_HIGH, END_LOW, TMeld, fitting_naturals
 from rules.meldsearch import single_melds
+from rules.reducer import new_fast_game, start_of_hand
 
 
 def is_over(g: Game) -> bool:

@@ -1,19 +1,23 @@
-"""Legal lay-offs and joker swaps of the seat to act (engine form; see `rules.legal`).
+"""Legal lay-offs and joker swaps of the seat to act (engine form; see `rules.engine.generate`).
 
 Run lay-offs: at each end, every extension the hand can make card by card (the natural card
 of the next rank if held, else a joker if one is left), so single cards and longer runs of
-cards are all listed. Set lay-offs: every group of the missing suits held plus jokers that
-the set can take (how rummy51 frees a set's joker).
+cards are all listed; and natural cards at one end with jokers at the other (API.md v1.2:
+`end` settles the jokers' side only), the naturals held in a row from the run's end.
+Set lay-offs: every group of the missing suits held plus jokers that the set can take (how
+rummy51 frees a set's joker).
 """
 
 from __future__ import annotations
 
 from rules.cards import JOKER, make
+from rules.engine.fields import LAYOFF, SWAP, FastMove
+from rules.engine.game import Game
 from rules.errors import IllegalMove
-from rules.game import LAYOFF, SWAP, FastMove, Game
-from rules.melds import END_ANY, END_HIGH, END_LOW, MAX_RUN, TMeld, layoff_set
+from rules.melds import END_ANY, END_HIGH, END_LOW, MAX_RUN, TMeld, layoff_run, layoff_set
 
-# cards, end, freed jokers, the new meld (sets) or None with the side (runs: END_LOW/HIGH)
+# cards, end, freed jokers, the new meld (sets) or None with the side (runs: END_LOW/HIGH,
+# or END_ANY for naturals and jokers at opposite ends, placed by `layoff_run` itself)
 Cand = tuple[tuple[int, ...], int, int, TMeld | None, int]
 
 
@@ -73,6 +77,34 @@ def _run_cands(m: TMeld, cnt: list[int], jk: int, top: int, out: list[Cand]) -> 
         else:
             break
         rank -= 1
+    if jk:
+        _mixed_cands(m, cnt, jk, top, room, out)
+
+
+def _mixed_cands(m: TMeld, cnt: list[int], jk: int, top: int, room: int, out: list[Cand]) -> None:
+    """Natural cards held in a row from one end of run `m` with 1..`jk` jokers at the other.
+
+    Aces are left out: where an ace goes (low or above a king) is the order sent, not `end`.
+    """
+    suit = m.key
+    above: list[int] = []
+    rank = m.high + 1
+    while rank <= min(top, 13) and cnt[make(suit, rank)]:
+        above.append(make(suit, rank))
+        rank += 1
+    below: list[int] = []
+    rank = m.low - 1
+    while rank >= 2 and cnt[make(suit, rank)]:
+        below.insert(0, make(suit, rank))
+        rank -= 1
+    for j in range(1, jk + 1):
+        jokers = (JOKER,) * j
+        if m.low - j >= 1:
+            for k in range(1, min(len(above), room - j) + 1):
+                out.append((jokers + tuple(above[:k]), END_LOW, 0, None, END_ANY))
+        if m.high + j <= top:
+            for k in range(1, min(len(below), room - j) + 1):
+                out.append((tuple(below[-k:]) + jokers, END_HIGH, 0, None, END_ANY))
 
 
 def _set_cands(g: Game, m: TMeld, cnt: list[int], jk: int, out: list[Cand]) -> None:
@@ -115,6 +147,11 @@ def layoff_moves(g: Game, seat: int, hand: list[int], cnt: list[int]) -> list[Fa
         else:
             _set_cands(g, m, cnt, jk, cands)
         for cards, end, freed, new, side in cands:
+            if new is None and side == END_ANY:
+                try:  # naturals and jokers at opposite ends: the engine's own placement
+                    new = layoff_run(m, cards, end, r.ace_high)
+                except IllegalMove:
+                    continue
             jokers = cards.count(JOKER) if must else 0
             must_after = (must - jokers if must > jokers else 0) + (
                 freed if r.must_play_joker else 0
