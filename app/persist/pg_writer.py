@@ -3,111 +3,72 @@
 Through the engine a batch was a BEGIN, one compare-and-swap UPDATE per move, the log
 insert and a COMMIT: each its own round trip, each answered only when the busy event loop
 came back to it (a batch took 6.7 ms at the median and 80 ms at the 99th percentile under
-load). Here the batch travels as arrays to one statement whose data-modifying CTEs do it
-all: the CAS of every room, then for the rooms that won their log rows and their hands'
-ends and starts. One statement is one transaction, so it lands whole or not at all.
+load). Here the batch travels as one array per field to one statement whose
+data-modifying CTEs run the writes of app/persist/writes.py over them: the CAS of every
+room, then for the rooms that won their log rows and their hands' ends and starts. One
+statement is one transaction, so it lands whole or not at all.
 
-The rows it writes are those of `sql.EngineWriter`, sealed alike (the app tests run both
-paths against PostgreSQL). It runs on the asyncpg connection under a pooled engine
-connection outside any engine transaction; any error invalidates that connection and goes
-to the caller, which commits the batch's entries one by one through the engine.
+It runs on the asyncpg connection under a pooled engine connection outside any engine
+transaction; any error invalidates that connection and goes to the caller, which commits
+the batch's entries one by one through the engine.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from sqlalchemy import Select, func, select
+from sqlalchemy.dialects.postgresql import ARRAY
 from sqlalchemy.ext.asyncio import AsyncEngine
+from sqlalchemy.sql import bindparam
 
-from app.persist.records import attendance_json
-from app.persist.sealing import StateCipher
-from app.persist.sql import entry_seats, seal_hand
-from app.persist.store import Batch, batch_order
-
-# Rows of `b` are the batch's entries; `won` those whose room was still at `expected`.
-# Rooms are updated under the row locks of the UPDATE; a CAS that lost (another process
-# moved first) matches no row, and that entry writes nothing.
-_BATCH = """
-WITH b AS (
-    SELECT * FROM unnest(
-        $1::varchar[], $2::integer[], $3::text[], $4::integer[], $5::timestamptz[],
-        $6::integer[], $7::varchar[], $8::text[], $9::boolean[], $10::text[],
-        $11::timestamptz[], $12::text[]
-    ) AS b(id, expected, state, hand_seq, at, seat, kind, move, ended, new_hand,
-           deadline, attendance)
-),
-moved AS (
-    UPDATE rooms AS r
-    SET version = b.expected + 1, state = b.state, active_at = b.at,
-        turn_deadline = b.deadline, attendance = b.attendance,
-        hand_seq = CASE WHEN b.new_hand IS NULL THEN b.hand_seq ELSE b.hand_seq + 1 END
-    FROM b
-    WHERE r.id = b.id AND r.version = b.expected
-    RETURNING r.id
-),
-won AS (SELECT b.* FROM b JOIN moved ON moved.id = b.id),
-logged AS (
-    INSERT INTO moves (room_id, version, seat, hand_seq, kind, move, created_at)
-    SELECT id, expected + 1, seat, hand_seq, kind, move, at FROM won
-),
-ended AS (
-    UPDATE hands AS h SET end_version = won.expected + 1
-    FROM won
-    WHERE won.ended AND h.room_id = won.id AND h.seq = won.hand_seq
-      AND h.end_version IS NULL
-),
-dealt AS (
-    INSERT INTO hands (room_id, seq, start, start_version, end_version)
-    SELECT id, hand_seq + 1, new_hand, expected + 1, NULL FROM won
-    WHERE new_hand IS NOT NULL
-)
-SELECT id FROM moved
-"""
+from app.models import Room
+from app.persist.writes import FIELDS, Values, cas, end_hand, log_row, new_hand
 
 
-class PostgresWriter:
-    """A `Writer` through the engine's asyncpg connections."""
+def batch_statement() -> Select[Any]:
+    """The batch's statement: `b` holds its entries, `won` those whose room was still at
+    `expected`. Rooms are updated under the row locks of the UPDATE; a CAS that lost
+    (another process moved first) matches no row, and that entry writes nothing. It
+    returns the ids of the rooms that moved."""
+    arrays = [bindparam(name, type_=ARRAY(kind)) for name, kind in FIELDS.items()]
+    b = select(func.unnest(*arrays).table_valued(*FIELDS).render_derived(name="u")).cte("b")
+    moved = cas(b.c).returning(Room.id).cte("moved")
+    won = select(b).join(moved, moved.c.id == b.c.room).cte("won")
+    ended = select(won).where(won.c.ended).cte("ended")
+    dealt = select(won).where(won.c.new_hand.is_not(None)).cte("dealt")
+    return select(moved.c.id).add_cte(
+        log_row(won.c).cte("logged"),
+        end_hand(ended.c).cte("hand_ends"),
+        new_hand(dealt.c).cte("hand_starts"),
+    )
 
-    def __init__(self, engine: AsyncEngine, cipher: StateCipher) -> None:
+
+class PostgresBatches:
+    """Batches (app/persist/sql_writer.py) through the engine's asyncpg connections."""
+
+    stamp = None  # asyncpg takes datetimes
+
+    def __init__(self, engine: AsyncEngine) -> None:
         self._engine = engine
-        self._cipher = cipher
+        # The statement as asyncpg takes it ($1, $2, ...), and its parameters' order.
+        compiled = batch_statement().compile(dialect=engine.dialect)
+        assert compiled.positiontup is not None  # asyncpg's paramstyle is positional
+        self._sql, self._order = str(compiled), list(compiled.positiontup)
 
-    async def commit_many(self, batch: Batch) -> list[int | None]:
-        """See `Writer.commit_many`."""
-        cipher = self._cipher
-        order = batch_order(batch)
-        columns: list[list[Any]] = [[] for _ in range(12)]
-        for i in order:
-            room, entry, now = batch[i]
-            values = (
-                room.id,
-                room.version,
-                entry.sealed_state(cipher, room.id),
-                room.hand_seq,
-                now,
-                entry.seat,
-                entry.kind,
-                entry.payload_json,
-                entry.hand_ended,
-                None
-                if entry.new_hand_start is None
-                else seal_hand(cipher, room.id, room.hand_seq + 1, entry.new_hand_start),
-                entry.turn_deadline,
-                attendance_json(entry_seats(room, entry)),
-            )
-            for column, value in zip(columns, values, strict=True):
-                column.append(value)
+    async def write(self, entries: list[Values]) -> list[bool]:
+        columns = [[e[name] for e in entries] for name in self._order]
         async with self._engine.connect() as conn:
             raw = await conn.get_raw_connection()
             driver = raw.driver_connection
             assert driver is not None  # a live pooled connection
             try:
-                rows = await driver.fetch(_BATCH, *columns)
+                rows = await driver.fetch(self._sql, *columns)
             except BaseException:
                 await conn.invalidate()
                 raise
         moved = {row[0] for row in rows}
-        return [room.version + 1 if room.id in moved else None for room, _, _ in batch]
+        return [e["room"] in moved for e in entries]
 
     async def close(self) -> None:
         """The engine's connections are the engine's to close."""

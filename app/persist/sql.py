@@ -1,11 +1,9 @@
-"""The SQLAlchemy store (SQLite or PostgreSQL) and its engine writer.
+"""The SQLAlchemy store (SQLite or PostgreSQL): reads, and the making of rooms and seats.
 
-Every write of a move is the compare-and-swap that serializes writers across processes:
-UPDATE rooms SET version = v + 1 ... WHERE id = :room AND version = :v, plus one row in
-the append-only move log, in one transaction. Zero rows updated means someone else won.
-`EngineWriter` runs those statements one by one through the engine; the one-hop writers
-(`sqlite_writer`, `pg_writer`) write the same rows from the same statements
-(`BATCH_SQL`, `cas_params`, `BatchRows`).
+Moves are written by its `Writer` (app/persist/sql_writer.py), every write of a move
+defined once in app/persist/writes.py: the compare-and-swap that serializes writers across
+processes, UPDATE rooms SET version = v + 1 ... WHERE id = :room AND version = :v, plus
+one row in the append-only move log, in one transaction.
 
 Stored states and deals are sealed (app/persist/sealing.py); what a row holds is opened
 here, so nothing above this module sees a sealed value.
@@ -14,13 +12,11 @@ here, so nothing above this module sees a sealed value.
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
-from sqlalchemy import Select, bindparam, delete, func, insert, or_, select, update
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import Select, bindparam, delete, func, or_, select, update
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import rules
@@ -35,129 +31,15 @@ from app.persist.records import (
     SeatRow,
     Snapshot,
     as_utc,
-    attendance_json,
     with_attendance,
 )
 from app.persist.sealing import PREFIX, StateCipher
-from app.persist.store import Batch, Writer, batch_order
-
-if TYPE_CHECKING:
-    from app.persist.sqlite_writer import SqliteWriter
+from app.persist.sql_writer import EngineBatches, SqlWriter
+from app.persist.sqlite_setup import SetupOp
+from app.persist.store import Writer
+from app.persist.writes import seal_hand
 
 log = logging.getLogger("rummy.store")
-
-
-def cas_params(
-    room: Snapshot,
-    entry: Commit,
-    at: Any,
-    cipher: StateCipher,
-    stamp: Callable[[datetime], Any] | None = None,
-) -> dict[str, Any]:
-    """The bound values of `BATCH_SQL.cas` for one entry (`at`: its time as the driver
-    takes it; `stamp` turns the turn's deadline into the same form)."""
-    new_hand = entry.new_hand_start is not None
-    deadline = entry.turn_deadline
-    return {
-        "b_id": room.id,
-        "b_expected": room.version,
-        "b_version": room.version + 1,
-        "b_state": entry.sealed_state(cipher, room.id),
-        "b_at": at,
-        "b_hand_seq": room.hand_seq + 1 if new_hand else room.hand_seq,
-        "b_deadline": stamp(deadline) if stamp is not None and deadline is not None else deadline,
-        "b_attendance": attendance_json(entry_seats(room, entry)),
-    }
-
-
-def entry_seats(room: Snapshot, entry: Commit) -> tuple[SeatRow, ...]:
-    """The room's seats once `entry` is written."""
-    return room.seats if entry.seats is None else entry.seats
-
-
-@dataclass
-class BatchRows:
-    """What the entries that won their CAS write besides their room: one log row each,
-    and the hands they ended or dealt."""
-
-    cipher: StateCipher
-    logs: list[dict[str, Any]] = field(default_factory=list)
-    ended: list[dict[str, Any]] = field(default_factory=list)
-    new_hands: list[dict[str, Any]] = field(default_factory=list)
-
-    def add(self, room: Snapshot, entry: Commit, at: Any) -> None:
-        new_version = room.version + 1
-        self.logs.append(
-            {
-                "room_id": room.id,
-                "version": new_version,
-                "seat": entry.seat,
-                "hand_seq": room.hand_seq,
-                "kind": entry.kind,
-                "move": entry.payload_json,
-                "created_at": at,
-            }
-        )
-        if entry.hand_ended:
-            self.ended.append({"b_room": room.id, "b_seq": room.hand_seq, "b_end": new_version})
-        if entry.new_hand_start is not None:
-            seq = room.hand_seq + 1
-            self.new_hands.append(
-                {
-                    "room_id": room.id,
-                    "seq": seq,
-                    "start": seal_hand(self.cipher, room.id, seq, entry.new_hand_start),
-                    "start_version": new_version,
-                    "end_version": None,
-                }
-            )
-
-
-def seal_hand(cipher: StateCipher, room_id: str, seq: int, start: str) -> str:
-    """A hand's deal as `hands.start` stores it: it holds the match seed, which derives
-    every later hand, so it is sealed even once the hand is over."""
-    return cipher.seal(cipher.hand_context(room_id, seq), start)
-
-
-class EngineWriter:
-    """Batches statement by statement through the engine: any async driver runs it. The
-    fallback of the one-hop writers, and the batch path with RUMMY_BATCH_WRITER=false."""
-
-    def __init__(self, sessions: async_sessionmaker[AsyncSession], cipher: StateCipher) -> None:
-        self._sessions = sessions
-        self._cipher = cipher
-
-    async def commit_many(self, batch: Batch) -> list[int | None]:
-        """See `Writer.commit_many`. The statements are built once (`BATCH_SQL`); each
-        entry only binds values."""
-        results: list[int | None] = [None] * len(batch)
-        rows = BatchRows(self._cipher)
-        sql = BATCH_SQL
-        try:
-            async with self._sessions.begin() as session:
-                conn = await session.connection()
-                for i in batch_order(batch):
-                    room, entry, now = batch[i]
-                    result = await conn.execute(sql.cas, cas_params(room, entry, now, self._cipher))
-                    if result.rowcount == 1:
-                        results[i] = room.version + 1
-                        rows.add(room, entry, now)
-                if rows.logs:
-                    await conn.execute(sql.log, rows.logs)
-                for params in rows.ended:
-                    await conn.execute(sql.end_hand, params)
-                if rows.new_hands:
-                    await conn.execute(sql.new_hand, rows.new_hands)
-        except IntegrityError:
-            if len(batch) != 1:
-                raise
-            # The unique (room, version) in the log caught a writer the UPDATE did not:
-            # this one entry lost its race.
-            return [None]
-        return results
-
-    async def close(self) -> None:
-        """The engine's connections are the engine's to close."""
 
 
 def _log_entry(row: MoveLog) -> LogEntry:
@@ -190,13 +72,13 @@ class SqlStore:
         sessions: async_sessionmaker[AsyncSession],
         cipher: StateCipher,
         writer: Writer | None = None,
-        setup: SqliteWriter | None = None,
+        setup: Callable[[SetupOp], Awaitable[Any]] | None = None,
     ) -> None:
         self._sessions = sessions
         self._cipher = cipher
-        self._fallback = EngineWriter(sessions, cipher)
+        self._fallback = SqlWriter(EngineBatches(sessions), cipher)
         self._writer: Writer = writer or self._fallback
-        # SQLite's one-hop set-up (app/persist/sqlite_setup.py); None: through the engine.
+        # Runs SQLite's one-hop set-ups (app/persist/sqlite_setup.py); None: the engine.
         self._setup = setup
 
     @property
@@ -253,7 +135,7 @@ class SqlStore:
         start = seal_hand(self._cipher, room_id, 0, rules.hand_start(snap.state).model_dump_json())
         hand = {"room_id": room_id, "seq": 0, "start": start, "start_version": 0}
         if self._setup is not None:
-            await self._setup.setup(sqlite_setup.create_room(room, seat_rows, hand))
+            await self._setup(sqlite_setup.create_room(room, seat_rows, hand))
             return
         async with self._sessions.begin() as session:
             session.add(Room(**room))
@@ -325,7 +207,7 @@ class SqlStore:
         """
         if self._setup is not None:
             op = sqlite_setup.take_seat(room_id, name, token_hash, now, deadline)
-            seat: int | None = await self._setup.setup(op)
+            seat: int | None = await self._setup(op)
             return seat
         async with self._sessions.begin() as session:
             free = (
@@ -515,36 +397,3 @@ class SqlStore:
                 await session.execute(delete(table).where(table.room_id.in_(ids)))
             await session.execute(delete(Room).where(Room.id.in_(ids)))
             return len(ids)
-
-
-class _BatchSQL:
-    """The group commit's statements, built once: building a statement costs more than
-    running it."""
-
-    def __init__(self) -> None:
-        self.cas = (
-            update(Room)
-            .where(Room.id == bindparam("b_id"), Room.version == bindparam("b_expected"))
-            .values(
-                version=bindparam("b_version"),
-                state=bindparam("b_state"),
-                active_at=bindparam("b_at"),
-                hand_seq=bindparam("b_hand_seq"),
-                turn_deadline=bindparam("b_deadline"),
-                attendance=bindparam("b_attendance"),
-            )
-        )
-        self.log = insert(MoveLog)
-        self.end_hand = (
-            update(Hand)
-            .where(
-                Hand.room_id == bindparam("b_room"),
-                Hand.seq == bindparam("b_seq"),
-                Hand.end_version.is_(None),
-            )
-            .values(end_version=bindparam("b_end"))
-        )
-        self.new_hand = insert(Hand)
-
-
-BATCH_SQL = _BatchSQL()

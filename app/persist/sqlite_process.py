@@ -10,7 +10,8 @@ for the server's GIL, and the server pays one pipe write and one read per batch.
 
 This file runs as a script (`python sqlite_process.py`), so it imports the standard
 library only: loading the app's packages would cost the child seconds and memory. The
-parent sends the statements it compiled from the models, so the SQL has one home.
+parent sends the statements it compiled (app/persist/writes.py, sqlite_setup.py), so the
+SQL has one home.
 
 The protocol, on stdin and stdout: frames of a 4-byte little-endian length and a
 `marshal` payload (the parent is the only writer: marshal is safe and fast here).
@@ -22,7 +23,6 @@ End of input ends the process, so it never outlives a server killed without warn
 
 from __future__ import annotations
 
-import functools
 import logging
 import marshal
 import os
@@ -37,15 +37,9 @@ log = logging.getLogger("rummy.store")
 
 HEADER_BYTES = 4
 
-# The columns of a compare-and-swap's values and of a log row, in the order the batch
-# statements below take them (the parent flattens its rows in this order).
-CAS_COLUMNS = ["b_id", "b_expected", "b_version", "b_state", "b_at", "b_hand_seq",
-               "b_deadline", "b_attendance"]  # fmt: skip
-LOG_COLUMNS = ["room_id", "version", "seat", "hand_seq", "kind", "move", "created_at"]
-
-# One batch entry as sent: its compare-and-swap values (CAS_COLUMNS), its log rows
-# flattened (LOG_COLUMNS), and the hands it ended and dealt (named parameters).
-Entry = tuple[list[Any], list[Any], list[dict[str, Any]], list[dict[str, Any]]]
+# One batch entry as sent: its values by name (app/persist/writes.py `FIELDS`), which the
+# parent's statements take as named parameters.
+Entry = dict[str, Any]
 
 
 def frame(payload: Any) -> bytes:
@@ -65,40 +59,25 @@ class Connection:
 
     def batch(self, entries: list[Entry]) -> list[bool]:
         """Each entry's compare-and-swap and, where it won, its rows; whether it won."""
-        conn = self.conn
+        conn, sql = self.conn, self.sql
         with _transaction(conn):
-            if self._cas_all([cas for cas, *_ in entries]):
-                won = [True] * len(entries)
-            else:
-                cas = _cas_sql(1)
-                won = [conn.execute(cas, values).rowcount == 1 for values, *_ in entries]
-            logs: list[Any] = []
-            ended: list[dict[str, Any]] = []
-            new_hands: list[dict[str, Any]] = []
-            for ok, (_, entry_logs, entry_ended, entry_hands) in zip(won, entries, strict=True):
-                if ok:
-                    logs += entry_logs
-                    ended += entry_ended
-                    new_hands += entry_hands
-            if logs:
-                conn.execute(_log_sql(len(logs) // len(LOG_COLUMNS)), logs)
-            if ended:
-                conn.executemany(self.sql["end_hand"], ended)
-            if new_hands:
-                conn.executemany(self.sql["new_hand"], new_hands)
+            won = self._cas(entries)
+            rows = [entry for ok, entry in zip(won, entries, strict=True) if ok]
+            conn.executemany(sql["log_row"], rows)
+            conn.executemany(sql["end_hand"], [e for e in rows if e["ended"]])
+            conn.executemany(sql["new_hand"], [e for e in rows if e["new_hand"] is not None])
         return won
 
-    def _cas_all(self, values: list[list[Any]]) -> bool:
-        """Every entry's compare-and-swap in one statement, first in its transaction.
-        False, with the transaction begun again and nothing written, when any lost
-        (another process moved its room): the caller then goes one by one."""
-        flat = [v for row in values for v in row]
-        if self.conn.execute(_cas_sql(len(values)), flat).rowcount == len(values):
-            return True
-        log.info("a room of a batch of %d moved elsewhere: its moves one by one", len(values))
-        self.conn.execute("ROLLBACK")
-        self.conn.execute("BEGIN IMMEDIATE")
-        return False
+    def _cas(self, entries: list[Entry]) -> list[bool]:
+        """Every entry's compare-and-swap, first in its transaction. When any lost (another
+        process moved its room), the transaction is begun again and they go one by one."""
+        conn, cas = self.conn, self.sql["cas"]
+        if conn.executemany(cas, entries).rowcount == len(entries):
+            return [True] * len(entries)
+        log.info("a room of a batch of %d moved elsewhere: its moves one by one", len(entries))
+        conn.execute("ROLLBACK")
+        conn.execute("BEGIN IMMEDIATE")
+        return [conn.execute(cas, entry).rowcount == 1 for entry in entries]
 
     def setup(self, ops: list[tuple[Any, ...]]) -> list[Any]:
         """Room set-ups in one transaction, each in a savepoint of its own; each op's
@@ -144,28 +123,6 @@ class Connection:
 
 def _error(exc: sqlite3.Error) -> tuple[str, str, str]:
     return ("error", type(exc).__name__, str(exc))
-
-
-@functools.lru_cache(maxsize=128)
-def _cas_sql(rows: int) -> str:
-    """The compare-and-swap of `rows` rooms in one statement (UPDATE ... FROM, SQLite
-    3.33 and later). It must begin with UPDATE: sqlite3 counts `rowcount` only for
-    statements that do. VALUES names its columns column1, column2, ..."""
-    row = "(" + ",".join("?" * len(CAS_COLUMNS)) + ")"
-    b = {name: f"b.column{i}" for i, name in enumerate(CAS_COLUMNS, 1)}
-    return (
-        f"UPDATE rooms SET version = {b['b_version']}, state = {b['b_state']}, "
-        f"active_at = {b['b_at']}, hand_seq = {b['b_hand_seq']}, "
-        f"turn_deadline = {b['b_deadline']}, attendance = {b['b_attendance']} "
-        f"FROM (VALUES {','.join([row] * rows)}) AS b "
-        f"WHERE rooms.id = {b['b_id']} AND rooms.version = {b['b_expected']}"
-    )
-
-
-@functools.lru_cache(maxsize=128)
-def _log_sql(rows: int) -> str:
-    row = "(" + ",".join("?" * len(LOG_COLUMNS)) + ")"
-    return f"INSERT INTO moves ({', '.join(LOG_COLUMNS)}) VALUES {','.join([row] * rows)}"
 
 
 @contextmanager

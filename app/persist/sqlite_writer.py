@@ -9,13 +9,13 @@ thread of our own that ran the whole batch still waited for the GIL at each stat
 a process that owns the connection: the loop writes it to a pipe and is answered once it
 is committed.
 
-The batch's compare-and-swaps and log rows are one statement each, written for SQLite in
-sqlite_process.py; a batch whose swap lost goes one by one there. The connection gets the
-engine's pragmas (WAL, synchronous=FULL), so what lands on disk is what `sql.EngineWriter`
-would write, sealed alike. A new room's rows and a join's seat claim take the same process
-(`setup`, app/persist/sqlite_setup.py), so no write of this process waits for SQLite's busy
-timeout; the engine's few other writes (purges, sealing old rows) are ordered with these by
-that timeout.
+The process runs the writes of app/persist/writes.py, an entry at a time, compiled here for
+SQLite and sent to it when it starts; a batch whose swap lost goes one by one there. The
+connection gets the engine's pragmas (WAL, synchronous=FULL), so what lands on disk is what
+the engine would write (`sql_writer.EngineBatches`), from the same values. A new room's
+rows and a join's seat claim take the same process (`setup`, app/persist/sqlite_setup.py),
+so no write of this process waits for SQLite's busy timeout; the engine's few other writes
+(purges, sealing old rows) are ordered with these by that timeout.
 
 If the process ends, what waits on it fails with `sqlite3.OperationalError` (the group
 commit then writes its entries through the engine) and the next request starts another.
@@ -32,17 +32,13 @@ from collections import deque
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import insert
 from sqlalchemy.engine import URL
 
 from app.db import SQLITE_PRAGMAS
-from app.models import Hand
 from app.persist import sqlite_process
-from app.persist.sealing import StateCipher
-from app.persist.sql import BATCH_SQL, BatchRows, cas_params
-from app.persist.sqlite_process import CAS_COLUMNS, HEADER_BYTES, LOG_COLUMNS, frame
+from app.persist.sqlite_process import HEADER_BYTES, frame
 from app.persist.sqlite_setup import SETUP_SQL, SetupOp, sqlite_sql, stamp
-from app.persist.store import Batch, batch_order
+from app.persist.writes import ONE, Values
 
 log = logging.getLogger("rummy.store")
 
@@ -52,12 +48,12 @@ CLOSE_SECONDS = 10.0
 _SCRIPT = str(Path(sqlite_process.__file__))
 
 
-# Every statement the writer process runs but the batch's own (sqlite_process.py).
+# Every statement the writer process runs (sqlite_process.py): the writes, and the set-ups.
 _STATEMENTS = {
-    "end_hand": sqlite_sql(BATCH_SQL.end_hand),
-    "new_hand": sqlite_sql(
-        insert(Hand), ["room_id", "seq", "start", "start_version", "end_version"]
-    ),
+    "cas": sqlite_sql(ONE.cas),
+    "log_row": sqlite_sql(ONE.log_row),
+    "end_hand": sqlite_sql(ONE.end_hand),
+    "new_hand": sqlite_sql(ONE.new_hand),
     **SETUP_SQL,
 }
 
@@ -70,12 +66,15 @@ def sqlite_file(url: URL) -> str | None:
     return url.database
 
 
-class SqliteWriter:
-    """A `Writer` for one SQLite database file; one instance per file and process."""
+class WriterProcess:
+    """SQLite's writer process, from the server's side: its `Batches`
+    (app/persist/sql_writer.py) and room set-ups, for one database file; one instance
+    per file and process."""
 
-    def __init__(self, path: str, cipher: StateCipher) -> None:
+    stamp = staticmethod(stamp)  # the process takes times as SQLAlchemy stores them
+
+    def __init__(self, path: str) -> None:
         self._path = path
-        self._cipher = cipher
         self._process: asyncio.subprocess.Process | None = None
         self._reader: asyncio.Task[None] | None = None
         self._starting: asyncio.Lock | None = None
@@ -84,33 +83,12 @@ class SqliteWriter:
         self._setups: list[tuple[SetupOp, asyncio.Future[Any]]] = []
         self._setup_task: asyncio.Task[None] | None = None
 
-    async def commit_many(self, batch: Batch) -> list[int | None]:
-        """See `Writer.commit_many`. The values to write (states sealed, log rows) are made
-        here on the event loop; the process only runs the statements.
-
-        Raises what sqlite3 raises (the whole batch is then rolled back)."""
-        order = batch_order(batch)
-        entries: list[sqlite_process.Entry] = []
-        for i in order:
-            room, entry, now = batch[i]
-            at = stamp(now)
-            rows = BatchRows(self._cipher)
-            rows.add(room, entry, at)
-            cas = cas_params(room, entry, at, self._cipher, stamp)
-            entries.append(
-                (
-                    [cas[c] for c in CAS_COLUMNS],
-                    [row[c] for row in rows.logs for c in LOG_COLUMNS],
-                    rows.ended,
-                    rows.new_hands,
-                )
-            )
-        won = await self._request(("batch", entries))
-        results: list[int | None] = [None] * len(batch)
-        for i, ok in zip(order, won, strict=True):
-            if ok:
-                results[i] = batch[i][0].version + 1
-        return results
+    async def write(self, entries: list[Values]) -> list[bool]:
+        """See `Batches.write`: the values were made on the event loop; the process only
+        runs the statements. Raises what sqlite3 raises (the whole batch is then rolled
+        back)."""
+        won: list[bool] = await self._request(("batch", entries))
+        return won
 
     async def setup(self, op: SetupOp) -> Any:
         """Run a room set-up (app/persist/sqlite_setup.py) in the writer process; the ones

@@ -4,11 +4,12 @@ time. Every move takes one path: `GroupCommitter` → `Store.writer.commit_many`
 if a batch fails as a whole, each entry alone through `Store.fallback`.
 
 Implementations, side by side in this package:
-- `sql.SqlStore` (SQLAlchemy, SQLite or PostgreSQL) with the writers
-  `sql.EngineWriter` (statement by statement through the engine, any async driver: the
-  fallback, and the batch path when RUMMY_BATCH_WRITER=false), `sqlite_writer.SqliteWriter`
-  (a whole batch in one request to a writer process) and `pg_writer.PostgresWriter` (a whole
-  batch in one statement);
+- `sql.SqlStore` (SQLAlchemy, SQLite or PostgreSQL) with `sql_writer.SqlWriter`, which
+  writes the statements of `writes` (each write defined once) through one database's
+  `Batches`: the engine's, statement by statement (`sql_writer.EngineBatches`, any async
+  driver: the fallback, and the batch path when RUMMY_BATCH_WRITER=false), SQLite's
+  writer process (`sqlite_writer.WriterProcess`, a whole batch in one request) or
+  PostgreSQL's one statement (`pg_writer.PostgresBatches`);
 - `memory.MemoryStore` with `memory.MemoryWriter`, for fast tests of the room service.
 """
 
