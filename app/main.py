@@ -86,6 +86,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         version="1",
         summary="Online Rummy: rooms, moves, votes, a websocket per seat, and the hand log.",
         lifespan=lifespan,
+        generate_unique_id_function=openapi.operation_id,
         responses={422: {"model": ErrorBody, "description": "Invalid request or illegal move"}},
     )
     _add_error_handlers(app)
@@ -99,7 +100,6 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     _add_web(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
 
     guards.install(app, settings)
-    openapi.install(app)
     head.install(app)
     return app
 

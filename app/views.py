@@ -10,18 +10,21 @@ from pydantic import BaseModel, Field
 from pydantic_core import to_json
 
 import rules
+from app.choices import BotLevel, BotName, Mode, RoomStatus
 from app.persist.records import Snapshot
 from rules.fastform import form_of, trusted
 
 PLAYING = ("draw", "play")
-StandInLevel = Literal["easy", "medium", "hard"]
+StandInLevel = BotLevel
 _StandIn = StandInLevel | None  # made once: `X | None` at run time costs on the hot path
 
 
 class SeatInfo(BaseModel):
+    model_config = rules.SENT_WHOLE
+
     name: str | None
     connected: bool
-    bot: str | None = Field(description="strategy or level of a computer seat, else null")
+    bot: BotName | None = Field(description="strategy or level of a computer seat, else null")
     away_since: datetime | None = Field(
         None, description="a human seat without a socket: when its last one closed"
     )
@@ -203,11 +206,13 @@ class SummarySeat(BaseModel):
     name: str | None
     taken: bool
     connected: bool
-    bot: str | None
+    bot: BotName | None
 
 
 class RoomOptions(BaseModel):
     """The options the room was created with (POST /api/rooms)."""
+
+    model_config = rules.SENT_WHOLE
 
     limit: int | None = Field(
         description="rummy51: the penalty total that ends the match; null for other variants"
@@ -225,10 +230,10 @@ class RoomSummary(BaseModel):
     """What anyone with the room id may see: no cards."""
 
     room: str
-    variant: str
+    variant: rules.VariantName
     players: int
-    mode: Literal["online", "local", "computer"]
-    status: Literal["waiting", "playing", "hand_over", "match_over"]
+    mode: Mode
+    status: RoomStatus
     version: int
     hand_number: int
     scores: tuple[int, ...]
@@ -275,6 +280,8 @@ def build_summary(snap: Snapshot, connected: set[int], away_seconds: float = 60)
 
 
 class CreatedRoom(BaseModel):
+    model_config = rules.SENT_WHOLE
+
     room: str
     seat: int
     token: str
@@ -309,11 +316,13 @@ class LogStandIn(BaseModel):
 
     version: int
     seat: int
-    stand_in: str | None
+    stand_in: BotLevel | None
 
 
 class LogHand(BaseModel):
     """One finished hand: replay `moves` from `start` with rules.replay to rebuild it."""
+
+    model_config = rules.SENT_WHOLE
 
     hand: int = Field(description="0 for the room's first hand, then 1, 2, ...")
     start: rules.GameState = Field(description="rules.hand_start(state): the deal, seed included")
