@@ -112,7 +112,7 @@ def _shown_move_schema(source: Any, handler: Any) -> core_schema.CoreSchema:
 
 def _shown_move_json_schema(schema: core_schema.CoreSchema, handler: Any) -> Any:
     # The union's, in both modes (the serializer above, a function, would say "anything").
-    return handler(schema["schema"])  # type: ignore[typeddict-item]
+    return handler(schema["schema"])
 
 
 def _as_it_is(value: Any) -> Any:

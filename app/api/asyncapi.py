@@ -94,10 +94,10 @@ def _schemas() -> tuple[dict[str, Any], dict[type[BaseModel], str]]:
     frame: a server frame as an answer, a client frame as a body), so that every schema the
     two documents share is the same, down to FastAPI's own touches."""
     frames = APIRouter()
-    for model in SERVER_FRAMES:
-        frames.add_api_route(f"/{model.__name__}", _answer, response_model=model)
-    for model in CLIENT_FRAMES:
-        frames.add_api_route(f"/{model.__name__}", _taker(model), methods=["POST"])
+    for sent in SERVER_FRAMES:
+        frames.add_api_route(f"/{sent.__name__}", _answer, response_model=sent)
+    for taken in CLIENT_FRAMES:
+        frames.add_api_route(f"/{taken.__name__}", _taker(taken), methods=["POST"])
     openapi = get_openapi(title="frames", version="1", routes=frames.routes)
     schemas: dict[str, Any] = openapi["components"]["schemas"]
     names = {m: _name_in(schemas, m) for m in (*SERVER_FRAMES, *CLIENT_FRAMES)}

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 import rules
 from app.api.names import Name
 from app.choices import BotName, Mode
 
 
-def _example(*examples: dict[str, object]) -> ConfigDict:
+def _example(*examples: JsonValue) -> ConfigDict:
     return ConfigDict(json_schema_extra={"examples": list(examples)})
 
 
