@@ -54,7 +54,7 @@ check: install-test
 	@status=0; \
 	for step in "$(BIN)/ruff check rules app bots tests bench" \
 	            "$(BIN)/ruff format --check rules app bots tests bench" \
-	            "$(BIN)/mypy --strict rules app bots bench" \
+	            "$(BIN)/mypy --strict rules app bots bench rummy_client" \
 	            "$(BIN)/pytest -q -p no:cacheprovider --doctest-modules rules app bots"; do \
 		echo "$$step"; $$step || status=1; \
 	done; exit $$status

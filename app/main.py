@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import rules
 from app import guards, logscrub
-from app.api import health, hints, moves, openapi, rooms, seats, watch, ws
+from app.api import asyncapi, health, hints, moves, openapi, rooms, seats, watch, ws
 from app.api.fanout import Fanout
 from app.clock import Clock, utcnow
 from app.config import Settings, get_settings
@@ -90,6 +90,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         version="1",
         summary="Online Rummy: rooms, moves, votes, a websocket per seat, and the hand log.",
         lifespan=lifespan,
+        generate_unique_id_function=openapi.operation_id,
         responses={422: {"model": ErrorBody, "description": "Invalid request or illegal move"}},
     )
     _add_error_handlers(app)
@@ -100,10 +101,10 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.include_router(seats.router)
     app.include_router(ws.router)
     app.include_router(health.router)
+    app.include_router(asyncapi.router)
     _add_web(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
 
     guards.install(app, settings)
-    openapi.install(app)
     head.install(app)
     return app
 

@@ -78,10 +78,24 @@ from rules.errors import (
     WrongPhase,
 )
 from rules.legal import legal_moves
-from rules.moves import Discard, Draw, LayOff, Meld, Move, Swap, VoteKind, move_to_json, parse_move
+from rules.moves import (
+    SENT_WHOLE,
+    Discard,
+    Draw,
+    End,
+    LayOff,
+    Meld,
+    Move,
+    ShownDraw,
+    ShownMove,
+    Swap,
+    VoteKind,
+    move_to_json,
+    parse_move,
+)
 from rules.reducer import apply, hand_start, new_game, replay, vote
 from rules.state import Deal, GameState, HandResult, LastMove, TableMeld, Votes
-from rules.variants import VARIANTS, RuleSet, get_variant
+from rules.variants import VARIANTS, RuleSet, VariantName, get_variant
 from rules.view import (
     Legal,
     LegalLayoff,
@@ -96,6 +110,7 @@ from rules.view import (
 )
 
 __all__ = [
+    "SENT_WHOLE",
     "VARIANTS",
     "AlreadyDrawn",
     "Card",
@@ -104,6 +119,7 @@ __all__ = [
     "Deal",
     "Discard",
     "Draw",
+    "End",
     "GameState",
     "HandResult",
     "IllegalMove",
@@ -133,9 +149,12 @@ __all__ = [
     "OpeningBelow51",
     "RuleSet",
     "SeatView",
+    "ShownDraw",
+    "ShownMove",
     "SpectatorView",
     "Swap",
     "TableMeld",
+    "VariantName",
     "VoteKind",
     "Votes",
     "WrongPhase",

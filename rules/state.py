@@ -12,7 +12,8 @@ from typing import Literal
 from pydantic import Field, model_validator
 
 from rules.boundary.carried import Carrier
-from rules.moves import CardCode, Frozen
+from rules.moves import SENT_WHOLE, CardCode, Frozen, ShownMoveData
+from rules.variants import VariantName
 
 PhaseName = Literal["waiting", "draw", "play", "hand_over", "match_over"]
 
@@ -20,10 +21,12 @@ PhaseName = Literal["waiting", "draw", "play", "hand_over", "match_over"]
 class LastMove(Frozen):
     seat: int
     # The move's wire form; a stock draw never names the card drawn, a discard draw does.
-    move: dict[str, str | list[str] | list[list[str]]]
+    move: ShownMoveData
 
 
 class Votes(Frozen):
+    model_config = SENT_WHOLE
+
     next_hand: tuple[int, ...] = ()
     new_match: tuple[int, ...] = ()
 
@@ -68,7 +71,9 @@ class GameState(Carrier):
     gets it on its first use.
     """
 
-    variant: str
+    model_config = SENT_WHOLE
+
+    variant: VariantName
     players: int = Field(ge=2, le=4)
     # Hex of the match seed given to new_game; hands derive theirs from it (rules.shuffle).
     seed: str

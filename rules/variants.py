@@ -9,8 +9,12 @@ from __future__ import annotations
 from typing import Literal
 
 from pydantic import Field
+from typing_extensions import TypeAliasType
 
-from rules.moves import Frozen
+from rules.moves import SENT_WHOLE, Frozen
+
+# The variants' names (`VARIANTS`' keys), one enum in JSON Schema: a typo fails in the client.
+VariantName = TypeAliasType("VariantName", Literal["classic", "basic", "rummy51"])
 
 _NUMBERS = {str(n): n for n in range(2, 10)} | {"T": 10}
 POINTS_ACE_1 = {"A": 1} | _NUMBERS | {"J": 10, "Q": 10, "K": 10}
@@ -21,7 +25,9 @@ OPENING_VALUES = {"A": 10} | _NUMBERS | {"J": 10, "Q": 10, "K": 10}
 class RuleSet(Frozen):
     """Every rule switch of one variant (RULES.md). A *(house)* rule is ours, not the seed's."""
 
-    name: str
+    model_config = SENT_WHOLE
+
+    name: VariantName
     title: str
     min_players: int
     max_players: int

@@ -28,9 +28,10 @@ from rules.engine.generate import generate, seen_by
 from rules.errors import InvalidMove
 from rules.melds import END_ANY, END_HIGH, END_LOW, TMeld
 from rules.meldsearch import single_melds
-from rules.moves import CardCode, Frozen
+from rules.moves import SENT_WHOLE, CardCode, End, Frozen
 from rules.shuffle import commitment
 from rules.state import GameState, HandResult, LastMove, PhaseName, TableMeld, Votes
+from rules.variants import VariantName
 
 MAX_LEGAL_MELDS = 64
 MeldView = TableMeld  # a view shows the table's melds as they are
@@ -40,7 +41,7 @@ class LegalLayoff(Frozen):
     card: CardCode
     meld: str
     # The run's end the card goes to; null for a set.
-    end: Literal["low", "high"] | None
+    end: End | None
 
 
 class LegalSwap(Frozen):
@@ -54,6 +55,8 @@ class OpeningMeld(Frozen):
 
 
 class Opening(Frozen):
+    model_config = SENT_WHOLE
+
     needed: int
     opened: bool
     # Not in `legal.melds` (a meld below the minimum cannot go out alone), yet the opening
@@ -80,7 +83,9 @@ class Legal(Frozen):
 
 
 class SeatView(Carrier):
-    variant: str
+    model_config = SENT_WHOLE
+
+    variant: VariantName
     players: int
     seat: int
     phase: PhaseName

@@ -24,7 +24,7 @@ class Health(BaseModel):
     response_model=Health,
     responses={503: {"model": ErrorBody, "description": "The database does not answer"}},
 )
-async def healthz(service: ServiceDep) -> Health:
+async def get_health(service: ServiceDep) -> Health:
     """200 when the database answers, 503 (`unavailable`) when it does not."""
     try:
         await service.store.ping()

@@ -26,6 +26,9 @@ _ACCEPTED: dict[int | str, dict[str, Any]] = {
             "Rummy-Version": {"description": "the room's version", "schema": {"type": "integer"}},
             "Preference-Applied": {"schema": {"type": "string"}},
         },
+        # No body, yet declared as the empty text it is: generators type an answer without
+        # content as `Any` (openapi-python-client), which a typed client cannot use.
+        "content": {"text/plain": {"schema": {"type": "string", "maxLength": 0}}},
     }
 }
 
@@ -39,21 +42,25 @@ async def post_move(
     seated: SeatedDep,
     prefer: Annotated[str | None, Header(description="`return=minimal`: answer 204")] = None,
 ) -> Response:
-    """Apply a move made on view `version`; returns the new view (after any bot turns), or
-    with `Prefer: return=minimal` 204 and the version only: a client whose socket is open
-    gets the same view there and need not receive it twice.
+    """Apply a move made on view `version`; returns the new view, or with
+    `Prefer: return=minimal` 204 and the version only: a client whose socket is open gets
+    the same view there and need not receive it twice.
+
+    The answer comes after every computer, stand-in or timer turn that followed the move at
+    once (API.md v1.2): `version` may grow by more than one. A client that needs each step
+    reads the websocket's frames or `GET .../recent`.
 
     409 `stale_version` carries the current view under `state` so the client can resync."""
     service, seat = seated.service, seated.seat
     after = await service.play(room, seat, body.move, body.version, seated.room)
     if prefer is not None and MINIMAL in prefer.replace(" ", "").lower().split(","):
         headers = {"Rummy-Version": str(after.version), "Preference-Applied": MINIMAL}
-        return Response(status_code=204, headers=headers)
+        return Response(status_code=204, headers=headers, media_type="text/plain")
     return view_response(await service.view_text(room, seat, after))
 
 
 @router.post("/votes", response_model=RoomView, responses=errors(*SEAT, 409, *BODY))
-async def post_vote(room: RoomId, body: VoteRequest, seated: SeatedDep) -> Response:
+async def cast_vote(room: RoomId, body: VoteRequest, seated: SeatedDep) -> Response:
     """Vote `next_hand` or `new_match`; it acts once every human seat voted the same."""
     service, seat = seated.service, seated.seat
     after = await service.cast(room, seat, body.vote, body.version, seated.room)
@@ -61,7 +68,7 @@ async def post_vote(room: RoomId, body: VoteRequest, seated: SeatedDep) -> Respo
 
 
 @router.get("/recent", response_model=RecentMoves, responses=errors(*SEAT))
-async def recent_moves(
+async def get_recent(
     room: RoomId,
     seat: SeatDep,
     service: ServiceDep,

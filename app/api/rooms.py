@@ -85,7 +85,7 @@ async def join_room(
 
 
 @router.get("/rooms/{room}", response_model=RoomSummary, responses=errors(*ROOM))
-async def room_summary(room: RoomId, service: ServiceDep) -> RoomSummary:
+async def get_room(room: RoomId, service: ServiceDep) -> RoomSummary:
     """Public summary: variant, players, seats (name, taken, connected, bot), status."""
     snap = await service.snapshot(room)
     presence = await service.hub.presence(room)
@@ -93,7 +93,7 @@ async def room_summary(room: RoomId, service: ServiceDep) -> RoomSummary:
 
 
 @router.get("/rooms/{room}/state", response_model=RoomView, responses=errors(*SEAT))
-async def room_state(room: RoomId, seat: SeatDep, service: ServiceDep) -> Response:
+async def get_state(room: RoomId, seat: SeatDep, service: ServiceDep) -> Response:
     """This seat's view of the room."""
     snap = await service.current(room)  # a client resyncing must get news the cache may lack
     service.wake_bots(room, snap)
@@ -101,7 +101,7 @@ async def room_state(room: RoomId, seat: SeatDep, service: ServiceDep) -> Respon
 
 
 @router.get("/rooms/{room}/log", response_model=RoomLog, responses=errors(*SEAT))
-async def room_log(room: RoomId, seat: SeatDep, service: ServiceDep) -> RoomLog:
+async def get_log(room: RoomId, seat: SeatDep, service: ServiceDep) -> RoomLog:
     """Every finished hand: its deal (rules.hand_start, seed included) and every move, in
     order. `rules.replay(start, [(seat, move), ...])` rebuilds the hand's end."""
     return RoomLog(room=room, hands=await service.hand_log(room))

@@ -1,23 +1,39 @@
-"""Request bodies."""
+"""Request bodies, each with an example that the server accepts (OpenAPI `examples`)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Literal
+from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field, JsonValue
 
 import rules
 from app.api.names import Name
+from app.choices import BotName, Mode
+
+
+def _example(*examples: JsonValue) -> ConfigDict:
+    return ConfigDict(json_schema_extra={"examples": list(examples)})
 
 
 class CreateRoomRequest(BaseModel):
-    variant: str = Field("classic", max_length=32, examples=["classic", "basic", "rummy51"])
+    model_config = _example(
+        {
+            "variant": "rummy51",
+            "players": 2,
+            "mode": "computer",
+            "name": "Ann",
+            "bots": {"1": "hard"},
+        },
+        {"variant": "classic", "players": 3, "name": "Ann", "turn_seconds": 60},
+    )
+
+    variant: rules.VariantName = "classic"
     players: int | None = Field(
         None, ge=2, le=8, strict=True, description="default: the variant's fewest"
     )
-    mode: Literal["online", "local", "computer"] = "online"
+    mode: Mode = "online"
     name: Name = "Player 1"
-    bots: dict[str, Annotated[str, Field(max_length=32)]] = Field(
+    bots: dict[str, BotName] = Field(
         default_factory=dict,
         max_length=8,
         description='seat number -> strategy or level, e.g. {"1": "greedy"}',
@@ -49,10 +65,22 @@ class CreateRoomRequest(BaseModel):
 
 
 class JoinRequest(BaseModel):
+    model_config = _example({"name": "Bob"})
+
     name: Name = ""
 
 
 class MoveRequest(BaseModel):
+    model_config = _example(
+        {"move": {"type": "draw", "source": "stock"}, "version": 0},
+        {"move": {"type": "meld", "melds": [["7H", "8H", "9H"]]}, "version": 1},
+        {
+            "move": {"type": "layoff", "meld": "m1", "cards": ["JK", "9H"], "end": "high"},
+            "version": 2,
+        },
+        {"move": {"type": "discard", "card": "QS"}, "version": 3},
+    )
+
     move: rules.Move
     version: int = Field(
         ge=0, le=2**31, strict=True, description="the version of the view the move is for"
@@ -60,6 +88,8 @@ class MoveRequest(BaseModel):
 
 
 class VoteRequest(BaseModel):
+    model_config = _example({"vote": "next_hand"}, {"vote": "new_match", "version": 40})
+
     vote: rules.VoteKind
     version: int | None = Field(
         None, ge=0, le=2**31, strict=True, description="optional stale check"
@@ -67,4 +97,6 @@ class VoteRequest(BaseModel):
 
 
 class StandInRequest(BaseModel):
+    model_config = _example({"seat": 1})
+
     seat: int = Field(ge=0, le=7, strict=True, description="the away seat a bot should play")

@@ -19,7 +19,7 @@ _PRESENT = "The seat is at the table, or left less than `away_seconds` ago (`sea
     response_model=RoomView,
     responses=errors(*SEAT, 409, *BODY, e409=_PRESENT),
 )
-async def post_stand_in(
+async def stand_in(
     room: RoomId, body: StandInRequest, seat: SeatDep, service: ServiceDep, turns: TurnsDep
 ) -> Response:
     """Let a bot of the room's level play seat `seat` (not your own) until its owner comes

@@ -19,7 +19,7 @@ _NO_SPECTATORS = 'The room was created with `"spectators": false` (`forbidden`)'
     response_model=WatchView,
     responses=errors(403, *ROOM, e403=_NO_SPECTATORS),
 )
-async def watch_room(room: RoomId, service: ServiceDep) -> Response:
+async def watch(room: RoomId, service: ServiceDep) -> Response:
     """The table as a spectator sees it: `seat` null, `hand` empty, `legal` null, hand sizes
     but no cards. No token."""
     snap = await service.current(room)  # a spectator resyncing must get news the cache may lack

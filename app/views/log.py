@@ -5,6 +5,7 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 
 import rules
+from app.choices import BotLevel
 
 
 class LogMove(BaseModel):
@@ -24,11 +25,13 @@ class LogStandIn(BaseModel):
 
     version: int
     seat: int
-    stand_in: str | None
+    stand_in: BotLevel | None
 
 
 class LogHand(BaseModel):
     """One finished hand: replay `moves` from `start` with rules.replay to rebuild it."""
+
+    model_config = rules.SENT_WHOLE
 
     hand: int = Field(description="0 for the room's first hand, then 1, 2, ...")
     start: rules.GameState = Field(description="rules.hand_start(state): the deal, seed included")

@@ -3,11 +3,10 @@ joining a room."""
 
 from __future__ import annotations
 
-from typing import Literal
-
 from pydantic import BaseModel, Field
 
 import rules
+from app.choices import BotName, Mode, RoomStatus
 from app.persist.records import Snapshot
 from app.views.seat import PLAYING
 
@@ -17,11 +16,13 @@ class SummarySeat(BaseModel):
     name: str | None
     taken: bool
     connected: bool
-    bot: str | None
+    bot: BotName | None
 
 
 class RoomOptions(BaseModel):
     """The options the room was created with (POST /api/rooms)."""
+
+    model_config = rules.SENT_WHOLE
 
     limit: int | None = Field(
         description="rummy51: the penalty total that ends the match; null for other variants"
@@ -39,10 +40,10 @@ class RoomSummary(BaseModel):
     """What anyone with the room id may see: no cards."""
 
     room: str
-    variant: str
+    variant: rules.VariantName
     players: int
-    mode: Literal["online", "local", "computer"]
-    status: Literal["waiting", "playing", "hand_over", "match_over"]
+    mode: Mode
+    status: RoomStatus
     version: int
     hand_number: int
     scores: tuple[int, ...]
@@ -62,7 +63,7 @@ def room_options(snap: Snapshot, away_seconds: float = 60) -> RoomOptions:
 
 def build_summary(snap: Snapshot, connected: set[int], away_seconds: float = 60) -> RoomSummary:
     public = snap.state  # phase, hand number and scores: what every seat view shows
-    status: Literal["waiting", "playing", "hand_over", "match_over"]
+    status: RoomStatus
     if snap.is_waiting:
         status = "waiting"
     elif public.phase in PLAYING:
@@ -89,6 +90,8 @@ def build_summary(snap: Snapshot, connected: set[int], away_seconds: float = 60)
 
 
 class CreatedRoom(BaseModel):
+    model_config = rules.SENT_WHOLE
+
     room: str
     seat: int
     token: str

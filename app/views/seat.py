@@ -4,24 +4,27 @@ spectator's, and the seats' infos; each view's JSON text made once per seat and 
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal, TypeVar, cast
+from typing import TypeVar, cast
 
 from pydantic import BaseModel, Field
 
 import rules
+from app.choices import BotLevel, BotName
 from app.hub.protocol import Presence
 from app.persist.records import Snapshot
 from rules.boundary.carried import form_of, trusted
 
 PLAYING = ("draw", "play")
-StandInLevel = Literal["easy", "medium", "hard"]
+StandInLevel = BotLevel
 _StandIn = StandInLevel | None  # made once: `X | None` at run time costs on the hot path
 
 
 class SeatInfo(BaseModel):
+    model_config = rules.SENT_WHOLE
+
     name: str | None
     connected: bool
-    bot: str | None = Field(description="strategy or level of a computer seat, else null")
+    bot: BotName | None = Field(description="strategy or level of a computer seat, else null")
     away_since: datetime | None = Field(
         None, description="a human seat without a socket: when its last one closed"
     )

@@ -1,0 +1,167 @@
+"""The OpenAPI document a client generator reads, from a live server: operation ids that read
+as verbs, and schemas exact enough that a generated client needs no type checks."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import httpx
+import pytest
+from rummytest import LiveServer
+
+import rules
+
+# Every operation of /openapi.json, by method and path. A new route adds its line here: its
+# handler's name is its operation id (app/openapi.py), which generated clients call.
+OPERATIONS = {
+    ("get", "/api/variants"): "list_variants",
+    ("post", "/api/rooms"): "create_room",
+    ("post", "/api/rooms/{room}/join"): "join_room",
+    ("get", "/api/rooms/{room}"): "get_room",
+    ("get", "/api/rooms/{room}/state"): "get_state",
+    ("get", "/api/rooms/{room}/log"): "get_log",
+    ("post", "/api/rooms/{room}/moves"): "post_move",
+    ("post", "/api/rooms/{room}/votes"): "cast_vote",
+    ("get", "/api/rooms/{room}/recent"): "get_recent",
+    ("get", "/api/rooms/{room}/hint"): "get_hint",
+    ("get", "/api/rooms/{room}/review"): "get_review",
+    ("get", "/api/rooms/{room}/watch"): "watch",
+    ("post", "/api/rooms/{room}/stand-in"): "stand_in",
+    ("get", "/healthz"): "get_health",
+}
+
+
+@pytest.fixture(scope="module")
+def openapi(live_server: LiveServer) -> dict[str, Any]:
+    answer = httpx.get(f"{live_server}/openapi.json", timeout=30)
+    assert answer.status_code == 200
+    document: dict[str, Any] = answer.json()
+    return document
+
+
+def _schemas(openapi: dict[str, Any]) -> dict[str, Any]:
+    schemas: dict[str, Any] = openapi["components"]["schemas"]
+    return schemas
+
+
+def test_operation_ids_are_the_verbs_a_person_would_write(openapi: dict[str, Any]) -> None:
+    found = {
+        (method, path): operation["operationId"]
+        for path, methods in openapi["paths"].items()
+        for method, operation in methods.items()
+    }
+    assert found == OPERATIONS
+
+
+def test_every_answer_is_declared_with_a_schema(openapi: dict[str, Any]) -> None:
+    # openapi-python-client types an answer without content as `Any`.
+    for path, methods in openapi["paths"].items():
+        for method, operation in methods.items():
+            for status, answer in operation["responses"].items():
+                content = answer.get("content")
+                assert content, (method, path, status)
+                for media in content.values():
+                    assert media.get("schema"), (method, path, status)
+
+
+def test_the_minimal_move_answer_is_declared(openapi: dict[str, Any]) -> None:
+    minimal = openapi["paths"]["/api/rooms/{room}/moves"]["post"]["responses"]["204"]
+    assert set(minimal["headers"]) == {"Rummy-Version", "Preference-Applied"}
+    assert minimal["content"] == {"text/plain": {"schema": {"type": "string", "maxLength": 0}}}
+
+
+def test_no_schema_leaves_a_value_untyped(openapi: dict[str, Any]) -> None:
+    # A property or item without a type, a $ref or a union is `Any` to a generator.
+    untyped: list[str] = []
+
+    def visit(node: Any, where: str) -> None:
+        if isinstance(node, dict):
+            for key in ("properties", "$defs"):
+                for name, sub in node.get(key, {}).items():
+                    check(sub, f"{where}.{name}")
+            if isinstance(node.get("items"), dict):
+                check(node["items"], f"{where}[]")
+            if isinstance(node.get("additionalProperties"), dict):
+                check(node["additionalProperties"], f"{where}{{}}")
+            for value in node.values():
+                visit(value, where)
+        elif isinstance(node, list):
+            for value in node:
+                visit(value, where)
+
+    def check(schema: dict[str, Any], where: str) -> None:
+        if not ({"type", "$ref", "anyOf", "oneOf", "allOf", "const", "enum"} & set(schema)):
+            untyped.append(where)
+
+    for name, schema in _schemas(openapi).items():
+        visit(schema, name)
+    assert untyped == []
+
+
+def test_last_move_is_the_moves_union(openapi: dict[str, Any]) -> None:
+    move = _schemas(openapi)["LastMove"]["properties"]["move"]
+    assert move["discriminator"]["propertyName"] == "type"
+    mapping = move["discriminator"]["mapping"]
+    assert set(mapping) == {"draw", "meld", "layoff", "swap", "discard"}
+    assert mapping["draw"] == "#/components/schemas/ShownDraw"
+    assert {k: v for k, v in mapping.items() if k != "draw"} == {
+        k: v
+        for k, v in _schemas(openapi)["MoveRequest"]["properties"]["move"]["discriminator"][
+            "mapping"
+        ].items()
+        if k != "draw"
+    }
+    # The tag must be sent: required although the models give it a default.
+    for name in ("Draw", "ShownDraw", "Meld", "LayOff", "Swap", "Discard"):
+        assert _schemas(openapi)[name]["required"][0] == "type", name
+
+
+def test_one_end_enum_and_named_enums(openapi: dict[str, Any]) -> None:
+    schemas = _schemas(openapi)
+    text = json.dumps(schemas)
+    assert schemas["End"] == {"type": "string", "enum": ["low", "high"]}
+    assert '"enum": ["low", "high"]' not in text.replace(json.dumps(schemas["End"]), "", 1)
+    for where in (schemas["LayOff"], schemas["LegalLayoff"]):
+        assert where["properties"]["end"]["anyOf"][0] == {"$ref": "#/components/schemas/End"}
+    assert set(schemas["VariantName"]["enum"]) == set(rules.VARIANTS)
+    create = schemas["CreateRoomRequest"]["properties"]
+    assert create["variant"]["$ref"] == "#/components/schemas/VariantName"
+    assert create["mode"]["$ref"] == "#/components/schemas/Mode"
+    assert create["bots"]["additionalProperties"] == {"$ref": "#/components/schemas/BotName"}
+    assert schemas["RoomView"]["properties"]["variant"] == {
+        "$ref": "#/components/schemas/VariantName"
+    }
+
+
+def test_bot_names_are_the_bots(openapi: dict[str, Any]) -> None:
+    import bots
+
+    schemas = _schemas(openapi)
+    assert set(schemas["BotName"]["enum"]) == {*bots.STRATEGY_NAMES, *bots.LEVELS}
+    assert set(schemas["BotLevel"]["enum"]) == set(bots.LEVELS)
+
+
+def test_what_every_view_carries_is_required(openapi: dict[str, Any]) -> None:
+    schemas = _schemas(openapi)
+    for name in ("RoomView", "WatchView"):
+        view = schemas[name]
+        assert set(view["required"]) == set(view["properties"]), name
+    for name in ("SeatInfo", "Votes", "Legal", "RoomOptions", "CreatedRoom"):
+        assert set(schemas[name]["required"]) == set(schemas[name]["properties"]), name
+
+
+def test_request_bodies_have_examples_the_schema_accepts(openapi: dict[str, Any]) -> None:
+    from app.api import schemas as requests
+
+    for name in ("CreateRoomRequest", "JoinRequest", "MoveRequest", "VoteRequest"):
+        examples = _schemas(openapi)[name]["examples"]
+        assert examples, name
+        for example in examples:
+            getattr(requests, name).model_validate(example)  # raises when one is wrong
+    assert _schemas(openapi)["StandInRequest"]["examples"] == [{"seat": 1}]
+
+
+def test_post_move_says_that_bot_turns_follow(openapi: dict[str, Any]) -> None:
+    text = openapi["paths"]["/api/rooms/{room}/moves"]["post"]["description"]
+    assert "computer, stand-in or timer turn" in text and "more than one" in text

@@ -1,0 +1,135 @@
+"""The shape of the code a newcomer reads: no import cycles in rules/, app/ or bots/ (every
+import counts, the ones under TYPE_CHECKING and inside functions too, since a cycle of type
+hints is still two modules that cannot be understood apart), modules and functions short
+enough to read, and every module named in docs/architecture.md, so the map stays the
+territory."""
+
+from __future__ import annotations
+
+import ast
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("rules", "app", "bots")
+MAX_MODULE_LINES = 400
+MAX_FUNCTION_LINES = 60
+
+
+def _modules() -> dict[str, Path]:
+    found: dict[str, Path] = {}
+    for package in PACKAGES:
+        for path in sorted((ROOT / package).rglob("*.py")):
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
+
+
+def _imported(module: str, path: Path, known: dict[str, Path]) -> Iterator[str]:
+    """Every project module that `module` imports, resolved to the longest known name."""
+    is_package = path.name == "__init__.py"
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = module.split(".") if is_package else module.split(".")[:-1]
+            if node.level > 1:
+                base = base[: len(base) - (node.level - 1)]
+            prefix = ".".join(base + [node.module or ""]).strip(".") if node.level else node.module
+            prefix = prefix or ""
+            names = [prefix] + [f"{prefix}.{alias.name}" for alias in node.names]
+        else:
+            continue
+        for name in names:
+            while name and name not in known:
+                name = name.rpartition(".")[0]
+            # A module importing its own package's __init__ is how packages work, not a cycle.
+            if name and name != module and not module.startswith(name + "."):
+                yield name
+
+
+def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    cycles: list[list[str]] = []
+    for root in sorted(graph):
+        if root in index:
+            continue
+        work = [(root, iter(sorted(graph[root])))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            node, edges = work[-1]
+            child = next(edges, None)
+            if child is not None:
+                if child not in index:
+                    index[child] = low[child] = len(index)
+                    stack.append(child)
+                    on_stack.add(child)
+                    work.append((child, iter(sorted(graph[child]))))
+                elif child in on_stack:
+                    low[node] = min(low[node], index[child])
+                continue
+            work.pop()
+            if work:
+                low[work[-1][0]] = min(low[work[-1][0]], low[node])
+            if low[node] == index[node]:
+                component = []
+                while True:
+                    member = stack.pop()
+                    on_stack.discard(member)
+                    component.append(member)
+                    if member == node:
+                        break
+                if len(component) > 1:
+                    cycles.append(sorted(component))
+    return cycles
+
+
+def test_the_cycle_finder_finds_a_cycle() -> None:
+    # The finder itself, on a graph with one cycle of three and a tail: it must see it.
+    graph = {"a": {"b"}, "b": {"c"}, "c": {"a", "d"}, "d": set()}
+    assert import_cycles(graph) == [["a", "b", "c"]]
+
+
+def test_no_import_cycles() -> None:
+    modules = _modules()
+    graph = {name: set(_imported(name, path, modules)) for name, path in modules.items()}
+    assert import_cycles(graph) == []
+
+
+def test_modules_and_functions_are_short() -> None:
+    long_modules, long_functions = [], []
+    for path in _modules().values():
+        text = path.read_text(encoding="utf-8")
+        where = path.relative_to(ROOT)
+        if len(text.splitlines()) > MAX_MODULE_LINES:
+            long_modules.append(f"{where}: {len(text.splitlines())}")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > MAX_FUNCTION_LINES:
+                    long_functions.append(f"{where}:{node.lineno} {node.name}: {length}")
+    assert long_modules == []
+    assert long_functions == []
+
+
+def test_architecture_names_every_module() -> None:
+    """docs/architecture.md names each module by its path (`app/rooms/moves.py`), so a
+    newcomer who opens a file can find what it is for, and a new module without a line
+    there fails here."""
+    doc = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
+    named = set(re.findall(r"[a-z_]+(?:/[a-z_]+)*/[a-z_0-9]+\.py", doc))
+    missing = sorted(
+        str(path.relative_to(ROOT))
+        for path in _modules().values()
+        if str(path.relative_to(ROOT)) not in named and path.name != "__init__.py"
+    )
+    assert missing == []
