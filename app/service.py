@@ -50,6 +50,7 @@ from app.persist.records import (
     new_snapshot,
     seat_taken,
 )
+from app.pickups import discard_pickups
 from app.reviews import Reviews
 from app.snapshots import SnapshotCache
 from app.views import (
@@ -625,12 +626,14 @@ class RoomService:
         hand dealt since starts the list afresh). Only what every seat saw: the log's moves,
         whose stock draws name no card."""
         snap = await self.current(room_id)
-        entries = await self.store.entries_since(snap.id, snap.hand_seq, since)
+        # The whole hand: a pickup's card is the discard before it (app/pickups.py).
+        entries = await self.store.entries_since(snap.id, snap.hand_seq, 0)
+        moves = _log_moves(entries, rules.hand_start(snap.state))
         return RecentMoves(
             room=snap.id,
             hand_number=snap.state.hand_number,
             since=since,
-            moves=_log_moves(entries),
+            moves=[m for m in moves if m.version > since],
         )
 
     async def hand_log(self, room_id: str) -> list[LogHand]:
@@ -639,7 +642,7 @@ class RoomService:
             start = rules.GameState.model_validate_json(hand.start)
             # The match seed derives every later hand: only this hand's own seed is shown.
             start = start.model_copy(update={"seed": "0" * len(start.seed)})
-            moves = _log_moves(entries)
+            moves = _log_moves(entries, start)
             votes = [
                 LogVote(version=e.version, seat=e.seat, vote=json.loads(e.move)["vote"])
                 for e in entries
@@ -707,12 +710,17 @@ def _voters(snap: Snapshot, seat: int, kind: rules.VoteKind) -> frozenset[int]:
     )
 
 
-def _log_moves(entries: list[LogEntry]) -> list[LogMove]:
-    """The moves among log entries, as the log and the recent moves show them."""
-    return [
+def _log_moves(entries: list[LogEntry], start: rules.GameState) -> list[LogMove]:
+    """The moves among a hand's log entries (from `start`, the hand as dealt), as the log and
+    the recent moves show them: discard draws name their card."""
+    moves = [
         LogMove(version=e.version, seat=e.seat, move=rules.parse_move(json.loads(e.move)))
         for e in entries
         if e.kind == "move"
+    ]
+    cards = discard_pickups(start, [(m.seat, m.move) for m in moves])
+    return [
+        m.model_copy(update={"card": cards[i]}) if i in cards else m for i, m in enumerate(moves)
     ]
 
 

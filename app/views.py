@@ -296,6 +296,11 @@ class LogMove(BaseModel):
     version: int
     seat: int
     move: rules.Move
+    card: str | None = Field(
+        None,
+        pattern=r"^(?:[A2-9TJQK][CDHS]|JK)$",
+        description="a draw from the discard pile: the card it took (face up); else null",
+    )
 
 
 class LogVote(BaseModel):
@@ -342,7 +347,9 @@ class RecentMoves(BaseModel):
     room: str
     hand_number: int
     since: int
-    moves: list[LogMove] = Field(description="in version order; a stock draw names no card")
+    moves: list[LogMove] = Field(
+        description="in version order; a discard draw names its card (`card`), a stock draw none"
+    )
 
 
 class ErrorDetail(BaseModel):

@@ -14,8 +14,10 @@ from typing import Any
 import pytest
 from playwright.async_api import expect
 from rummytest import LiveServer, start_server
-from webtools import screenshot
+from test_web_online import ANNA, BOB
+from webdeals import deal
 from websockets.asyncio.client import connect
+from webtools import screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -33,7 +35,9 @@ OVERLAPS = """([covers, game]) => {
     && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
   const found = [];
   const cs = boxes(covers);
-  for (const c of cs) for (const g of boxes(game)) if (hit(c.b, g.b)) found.push(`${c.el} over ${g.el}`);
+  for (const c of cs) {
+    for (const g of boxes(game)) if (hit(c.b, g.b)) found.push(`${c.el} over ${g.el}`);
+  }
   return { found, covers: cs.length };
 }"""
 
@@ -114,3 +118,46 @@ async def test_no_banner_clock_toast_or_list_covers_the_game(
             if SHOTS.is_dir():
                 shutil.copy(shot, SHOTS / f"table-{width}.png")
         await page.close()
+
+
+async def test_the_away_summary_names_pickups_and_the_turns_played_for_you(
+    pages, http, live_server
+) -> None:
+    """Bob leaves; Anna takes 5♣ from the discard pile and discards; the computer plays
+    Bob's turn. Back at the table, Bob reads it in three lines above the table."""
+    cards = deal("classic", [ANNA, BOB], discard=["5C"], stock_top=["QD", "8D", "2H", "3H"])
+    body = {"variant": "classic", "players": 2, "name": "Anna", "deal": cards}
+    created = (await http.post("/api/rooms", json=body)).json()
+    room, anna = created["room"], {"Authorization": f"Bearer {created['token']}"}
+    joined = (await http.post(f"/api/rooms/{room}/join", json={"name": "Bob"})).json()
+    bob_ctx = await pages.context()
+    bob = await pages.page(ctx=bob_ctx, path=f"/r/{room}#seat={joined['token']}")
+    await expect(bob.locator("#hand .card")).to_have_count(10)
+    await bob.close()
+
+    async def move(move: dict[str, Any]) -> None:
+        version = (await http.get(f"/api/rooms/{room}/state", headers=anna)).json()["version"]
+        r = await http.post(
+            f"/api/rooms/{room}/moves", json={"move": move, "version": version}, headers=anna
+        )
+        assert r.status_code == 200, r.text
+
+    await move({"type": "draw", "source": "discard"})
+    await move({"type": "discard", "card": "KS"})
+    for _ in range(50):  # the hub learns of Bob's closed socket a moment later
+        r = await http.post(f"/api/rooms/{room}/stand-in", json={"seat": 1}, headers=anna)
+        if r.status_code == 200:
+            break
+    assert r.status_code == 200, r.text
+
+    bob = await pages.page(ctx=bob_ctx, path=f"/r/{room}", viewport={"width": 360, "height": 800})
+    missed = bob.locator("#missed")
+    await expect(missed.locator(".missed-title")).to_have_text("Terwijl je weg was")
+    lines = missed.locator(".missed-line")
+    await expect(lines.first).to_have_text("2 beurten gespeeld door Anna en de computer voor jou.")
+    await expect(lines.nth(1)).to_have_text("Anna pakte 5♣ van de aflegstapel.")
+    assert await lines.count() <= 4
+    hand, summary = await bob.locator("#hand").bounding_box(), await missed.bounding_box()
+    assert hand and summary and summary["y"] + summary["height"] <= hand["y"]
+    await bob.get_by_role("button", name="Gezien").click()
+    await expect(missed).to_have_count(0)
