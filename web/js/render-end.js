@@ -58,12 +58,21 @@ function explanation(view, r, rules) {
   return t("explainWinner", { name, n: r.points[r.winner] }) + extra;
 }
 
+/** Who gains what: the winner the others' cards; a loser's cards go to the winner (or,
+ * in a penalty game, count against the loser). */
+function gains(view, r, seat, sum, rules) {
+  const out = r.reason === "out" && r.winner !== null && r.winner !== undefined;
+  if (rules.scoring === "penalty") return t("handPenalty", { n: r.points[seat] });
+  if (out && seat !== r.winner) return t("handGivesTo", { n: sum, name: seatName(view, r.winner) });
+  return t("handGains", { n: r.points[seat] });
+}
+
 function revealed(view, r, seat, rules) {
   const cards = r.hands?.[seat] || [];
   const sum = cards.reduce((s, c) => s + handValue(c, rules), 0);
   return h("div", { class: ["reveal", r.winner === seat && "winner"], data: { seat: String(seat) } },
     h("h3", {}, seatName(view, seat), " ",
-      h("span", { class: "points", data: { points: String(r.points[seat]) }, text: t("pointsN", { n: r.points[seat] }) })),
+      h("span", { class: "points", data: { points: String(r.points[seat]) }, text: gains(view, r, seat, sum, rules) })),
     cards.length
       ? h("div", { class: "reveal-cards", "aria-label": `${t("cardsLeft")}: ${cards.map(cardName).join(", ")}` },
           cards.map((c) => h("span", { class: "valued" }, renderCard(c, { classes: ["small"] }), h("span", { class: "val", text: String(handValue(c, rules)) }))),
