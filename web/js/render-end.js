@@ -4,6 +4,7 @@ import { cardName, handValue, renderCard } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatName, seatNames } from "./names.js";
+import { matchEndReason } from "./match-length.js";
 import { renderReview, reviewButton } from "./render-review.js";
 
 /** Rows of [hand, points per seat, running totals]; an "earlier" row covers hands this browser missed. */
@@ -116,6 +117,7 @@ export function renderHandEnd(store) {
     over && view.match_winner
       ? h("p", { class: "match-winner", id: "match-winner", text: t("matchWinner", { names: seatNames(view, view.match_winner) }) })
       : null,
+    over ? h("p", { class: "match-reason", id: "match-reason", text: matchEndReason(view, rules) }) : null,
     r ? h("p", { class: "result", id: "hand-result", text: resultLine(view, r) }) : null,
     r && explanation(view, r, rules) ? h("p", { class: "explain", text: explanation(view, r, rules) }) : null,
     r ? h("div", { class: "reveals" }, view.scores.map((_, i) => revealed(view, r, i, rules))) : null,

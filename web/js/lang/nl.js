@@ -17,6 +17,12 @@ export default {
   limit: "Partij tot",
   limitN: "{n} strafpunten",
   limitN_one: "{n} strafpunt",
+  matchTarget: "Een partij duurt tot iemand {n} punten heeft: meestal een paar handen.",
+  matchTargets: "Een partij duurt tot iemand {targets} punten heeft: meestal een paar handen.",
+  matchTargetsBy: "{n} bij {players} spelers",
+  matchPenalty: "Een partij eindigt na de hand waarin iemand {n} strafpunten haalt: met 3 of 4 spelers kan dat na één korte hand.",
+  matchEndTarget: "{names} kwam aan {score} punten; wie {n} haalt, wint de partij.",
+  matchEndPenalty: "{names} kwam aan {score} strafpunten, over de grens van {n}: de partij is uit, wie de minste strafpunten heeft wint.",
   matchLimit: "De partij eindigt na de ronde waarin iemand {n} strafpunten haalt.",
   level: "Niveau van de computer",
   levelEasy: "Makkelijk",
@@ -266,10 +272,10 @@ export default {
   joker: "joker",
   cardBack: "gesloten kaart",
   // variants
-  variantNames: { classic: "Rummy met een vriend", basic: "Basic Rummy", rummy51: "Rummy 51 met jokers" },
+  variantNames: { classic: "Rummy (2 spelers, 10 kaarten)", basic: "Basic Rummy", rummy51: "Rummy 51" },
   variantSummaries: {
-    classic: "2 spelers, 10 kaarten, geen jokers. Sets en reeksen; aas laag. Wie uitgaat krijgt de waarde van de kaarten van de ander. Eerst 100 wint.",
-    basic: "2–4 spelers, 10 of 7 kaarten, geen jokers. Rummy gaan verdubbelt de punten. Doel 100, 150 of 200.",
-    rummy51: "2–4 spelers, twee spellen met jokers, 13 kaarten. Open met 51 punten; strafpunten tot 101, 201 of 301.",
+    classic: "2 spelers, 10 kaarten, geen jokers. Sets en reeksen; aas laag. Wie uitgaat krijgt de waarde van de kaarten van de ander.",
+    basic: "2–4 spelers, 10 of 7 kaarten, geen jokers. Rummy gaan verdubbelt de punten.",
+    rummy51: "2–4 spelers, twee spellen met jokers, 13 kaarten. Open met 51 punten; wie uitgaat krijgt niets, de anderen strafpunten.",
   },
 };
