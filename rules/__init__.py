@@ -93,6 +93,7 @@ from rules.moves import (
     move_to_json,
     parse_move,
 )
+from rules.pickups import discard_pickups
 from rules.reducer import apply, hand_start, new_game, replay, vote
 from rules.state import Deal, GameState, HandResult, LastMove, TableMeld, Votes
 from rules.variants import VARIANTS, RuleSet, VariantName, get_variant
@@ -110,6 +111,7 @@ from rules.view import (
 )
 
 __all__ = [
+    "discard_pickups",
     "SENT_WHOLE",
     "VARIANTS",
     "AlreadyDrawn",

@@ -16,9 +16,14 @@ from app.views.log import LogHand, LogMove, LogStandIn, LogVote, RecentMoves
 async def moves_since(store: Store, snap: Snapshot, since: int) -> RecentMoves:
     """The moves of the hand in play made after version `since` (before it: none; a hand
     dealt since starts the list afresh)."""
-    entries = await store.entries_since(snap.id, snap.hand_seq, since)
+    # The whole hand: a pickup's card is the discard before it (rules.discard_pickups).
+    entries = await store.entries_since(snap.id, snap.hand_seq, 0)
+    moves = _log_moves(entries, rules.hand_start(snap.state))
     return RecentMoves(
-        room=snap.id, hand_number=snap.state.hand_number, since=since, moves=_log_moves(entries)
+        room=snap.id,
+        hand_number=snap.state.hand_number,
+        since=since,
+        moves=[m for m in moves if m.version > since],
     )
 
 
@@ -29,7 +34,7 @@ async def hand_log(store: Store, room_id: str) -> list[LogHand]:
         start = rules.GameState.model_validate_json(hand.start)
         # The match seed derives every later hand: only this hand's own seed is shown.
         start = start.model_copy(update={"seed": "0" * len(start.seed)})
-        moves = _log_moves(entries)
+        moves = _log_moves(entries, start)
         votes = [
             LogVote(version=e.version, seat=e.seat, vote=json.loads(e.move)["vote"])
             for e in entries
@@ -56,10 +61,15 @@ async def hand_log(store: Store, room_id: str) -> list[LogHand]:
     return hands
 
 
-def _log_moves(entries: list[LogEntry]) -> list[LogMove]:
-    """The moves among log entries, as the log and the recent moves show them."""
-    return [
+def _log_moves(entries: list[LogEntry], start: rules.GameState) -> list[LogMove]:
+    """The moves among a hand's log entries (from `start`, the hand as dealt), as the log and
+    the recent moves show them: discard draws name their card."""
+    moves = [
         LogMove(version=e.version, seat=e.seat, move=rules.parse_move(json.loads(e.move)))
         for e in entries
         if e.kind == "move"
+    ]
+    cards = rules.discard_pickups(start, [(m.seat, m.move) for m in moves])
+    return [
+        m.model_copy(update={"card": cards[i]}) if i in cards else m for i, m in enumerate(moves)
     ]

@@ -12,6 +12,11 @@ class LogMove(BaseModel):
     version: int
     seat: int
     move: rules.Move
+    card: str | None = Field(
+        None,
+        pattern=r"^(?:[A2-9TJQK][CDHS]|JK)$",
+        description="a draw from the discard pile: the card it took (face up); else null",
+    )
 
 
 class LogVote(BaseModel):
@@ -60,4 +65,6 @@ class RecentMoves(BaseModel):
     room: str
     hand_number: int
     since: int
-    moves: list[LogMove] = Field(description="in version order; a stock draw names no card")
+    moves: list[LogMove] = Field(
+        description="in version order; a discard draw names its card (`card`), a stock draw none"
+    )

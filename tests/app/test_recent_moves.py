@@ -37,6 +37,9 @@ async def test_a_returning_seat_reads_the_moves_it_missed(server: LiveServer, cl
         {"type": "discard", "card": hand[0]},
         {"type": "draw", "source": "discard"},
     ]
+    # A pickup from the discard pile names its card, which lay face up (API.md v1.2); a
+    # stock draw names none.
+    assert [m["card"] for m in body["moves"]] == [None, None, hand[0]]
     # Later versions give the rest; the newest gives nothing.
     assert [m["version"] for m in ok(await recent(client, room, tokens[0], v + 2))["moves"]] == [
         v + 3
@@ -46,6 +49,17 @@ async def test_a_returning_seat_reads_the_moves_it_missed(server: LiveServer, cl
     text = json.dumps(body)
     held = ok(await client.state(room, tokens[0]))["hand"]
     assert not [card for card in held if f'"{card}"' in text]
+
+
+async def test_a_pickup_of_the_upcard_names_it(server: LiveServer, client: Api) -> None:
+    room, tokens = await online_room(client, variant="basic", players=2, seed=54)
+    view = ok(await client.state(room, tokens[0]))
+    upcard, v = view["discard_top"], view["version"]
+    ok(await client.move(room, tokens[0], {"type": "draw", "source": "discard"}, v))
+    body = ok(await recent(client, room, tokens[1], 0))
+    assert [(m["move"], m["card"]) for m in body["moves"]] == [
+        ({"type": "draw", "source": "discard"}, upcard)
+    ]
 
 
 async def test_recent_moves_need_the_rooms_seat_and_a_version(

@@ -20,11 +20,25 @@ async def test_lobby_and_rules_page(pages, http) -> None:
     await expect(page.locator("#level")).to_be_visible()
     await page.locator("#name").fill("Anna")
     await screenshot(page, "lobby-desktop")
-    await page.get_by_role("link", name="Alle regels van Rummy 51 met jokers").click()
-    await expect(page.locator("#rules h1")).to_have_text("Rummy 51 met jokers")
+    # Each variant says how long its match lasts; Rummy 51 with the limit chosen here.
+    await expect(page.locator('.match-length[data-variant="classic"]')).to_have_text(
+        "Een partij duurt tot iemand 100 punten heeft: meestal een paar handen."
+    )
+    await expect(page.locator('.match-length[data-variant="basic"]')).to_have_text(
+        "Een partij duurt tot iemand 100 bij 2 spelers, 150 bij 3 spelers, 200 bij 4 spelers"
+        " punten heeft: meestal een paar handen."
+    )
+    await page.get_by_label("Rummy 51").check()
+    await page.locator("#limit").select_option("201")
+    await expect(page.locator('.match-length[data-variant="rummy51"]')).to_contain_text(
+        "na de hand waarin iemand 201 strafpunten haalt: met 3 of 4 spelers kan dat na één"
+        " korte hand"
+    )
+    await page.get_by_role("link", name="Alle regels van Rummy 51").click()
+    await expect(page.locator("#rules h1")).to_have_text("Rummy 51")
     await expect(page.locator("#rules")).to_contain_text("51 punten")
     await page.get_by_role("button", name="English").click()
-    await expect(page.locator("#rules h1")).to_have_text("Rummy 51 with jokers")
+    await expect(page.locator("#rules h1")).to_have_text("Rummy 51")
     await page.get_by_role("button", name="Nederlands").click()
 
     # A room that does not exist, and a seat code the server does not know, say so.
@@ -150,6 +164,9 @@ async def test_match_winner_and_new_round(pages, http) -> None:
     await page.get_by_role("button", name="Afleggen").click()
 
     await expect(page.locator("#match-winner")).to_have_text("Anna wint de wedstrijd!")
+    await expect(page.locator("#match-reason")).to_have_text(
+        "Anna kwam aan 100 punten; wie 100 haalt, wint de partij."
+    )
     await expect(page.locator("#scores tr.total td").first).to_have_text("100")
     await expect(page.get_by_role("button", name="Volgende hand")).to_have_count(0)
     await screenshot(page, "hand-end-phone")

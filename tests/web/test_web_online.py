@@ -116,6 +116,13 @@ async def test_classic_hand_online_from_invite(pages, http) -> None:
             "data-points", str(points)
         )
         await expect(page.locator("#scores tr.total td").first).to_have_text(str(points))
+        # Who gains what: Anna the points of Bob's cards, which Bob gives her.
+        await expect(page.locator('.reveal[data-seat="0"] .points')).to_have_text(
+            f"krijgt {points} punten"
+        )
+        await expect(page.locator('.reveal[data-seat="1"] .points')).to_have_text(
+            f"geeft {points} punten aan Anna"
+        )
         await expect(page.locator('.reveal[data-seat="1"] .reveal-cards .card')).to_have_count(
             len(left)
         )

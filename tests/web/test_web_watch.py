@@ -58,6 +58,11 @@ async def test_a_room_without_spectators_offers_no_watch(pages, http) -> None:
     guest = await pages.page(path=f"/r/{room}")
     await expect(guest.locator("#join")).to_contain_text("Deze kamer is vol.")
     await expect(guest.locator("#watch-button")).to_have_count(0)
+    # The watch link itself says why (the server's 403 forbidden), not "another room".
+    watcher = await pages.page(path=f"/r/{room}#watch")
+    await expect(watcher.locator("#app")).to_contain_text(
+        "In deze kamer mag niemand meekijken: wie het spel maakte, zette meekijken uit."
+    )
 
 
 async def test_the_lobby_creates_a_room_without_spectators(pages, http) -> None:

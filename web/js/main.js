@@ -185,7 +185,8 @@ async function connect() {
     receive(unwrapView(token ? await api.getState(room, token) : await api.watchRoom(room)));
   } catch (err) {
     if (err.status === 401 || err.status === 403 || err.status === 404 || err.status === 410) {
-      store.extra.message = errorText(err.error);
+      // Without a token the only 403 is a room that allows no spectators (API.md v1.1).
+      store.extra.message = !token && err.status === 403 ? t("noSpectators") : errorText(err.error);
       store.update({ page: "error" });
       return;
     }

@@ -4,6 +4,7 @@ import { cardName, handValue, renderCard } from "./cards.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatName, seatNames } from "./names.js";
+import { matchEndReason } from "./match-length.js";
 import { renderReview, reviewButton } from "./render-review.js";
 
 /** Rows of [hand, points per seat, running totals]; an "earlier" row covers hands this browser missed. */
@@ -58,12 +59,21 @@ function explanation(view, r, rules) {
   return t("explainWinner", { name, n: r.points[r.winner] }) + extra;
 }
 
+/** Who gains what: the winner the others' cards; a loser's cards go to the winner (or,
+ * in a penalty game, count against the loser). */
+function gains(view, r, seat, sum, rules) {
+  const out = r.reason === "out" && r.winner !== null && r.winner !== undefined;
+  if (rules.scoring === "penalty") return t("handPenalty", { n: r.points[seat] });
+  if (out && seat !== r.winner) return t("handGivesTo", { n: sum, name: seatName(view, r.winner) });
+  return t("handGains", { n: r.points[seat] });
+}
+
 function revealed(view, r, seat, rules) {
   const cards = r.hands?.[seat] || [];
   const sum = cards.reduce((s, c) => s + handValue(c, rules), 0);
   return h("div", { class: ["reveal", r.winner === seat && "winner"], data: { seat: String(seat) } },
     h("h3", {}, seatName(view, seat), " ",
-      h("span", { class: "points", data: { points: String(r.points[seat]) }, text: t("pointsN", { n: r.points[seat] }) })),
+      h("span", { class: "points", data: { points: String(r.points[seat]) }, text: gains(view, r, seat, sum, rules) })),
     cards.length
       ? h("div", { class: "reveal-cards", "aria-label": `${t("cardsLeft")}: ${cards.map(cardName).join(", ")}` },
           cards.map((c) => h("span", { class: "valued" }, renderCard(c, { classes: ["small"] }), h("span", { class: "val", text: String(handValue(c, rules)) }))),
@@ -107,6 +117,7 @@ export function renderHandEnd(store) {
     over && view.match_winner
       ? h("p", { class: "match-winner", id: "match-winner", text: t("matchWinner", { names: seatNames(view, view.match_winner) }) })
       : null,
+    over ? h("p", { class: "match-reason", id: "match-reason", text: matchEndReason(view, rules) }) : null,
     r ? h("p", { class: "result", id: "hand-result", text: resultLine(view, r) }) : null,
     r && explanation(view, r, rules) ? h("p", { class: "explain", text: explanation(view, r, rules) }) : null,
     r ? h("div", { class: "reveals" }, view.scores.map((_, i) => revealed(view, r, i, rules))) : null,

@@ -1,6 +1,7 @@
 // The pages before a table: the lobby (new game, saved games), a variant's rules, joining.
 import { h } from "./dom.js";
 import { t, table } from "./i18n.js";
+import { matchLength } from "./match-length.js";
 import { savedGames } from "./saved.js";
 import { statsRows } from "./stats.js";
 
@@ -10,6 +11,7 @@ export function normalizeVariants(data) {
 }
 
 function variantOption(v, form) {
+  const limit = v.penalty_limits?.includes(Number(form.limit)) ? Number(form.limit) : null;
   const names = table("variantNames");
   const summaries = table("variantSummaries");
   const id = `variant-${v.name}`;
@@ -17,7 +19,8 @@ function variantOption(v, form) {
     h("input", { type: "radio", name: "variant", id, value: v.name, checked: form.variant === v.name, data: { field: "variant" } }),
     h("label", { for: id },
       h("strong", { text: names[v.name] || v.name }),
-      h("span", { class: "summary", text: summaries[v.name] || "" })),
+      h("span", { class: "summary", text: summaries[v.name] || "" }),
+      h("span", { class: "summary match-length", data: { variant: v.name }, text: matchLength(v, limit) })),
     h("a", { class: "rules-link", href: `/#rules/${v.name}`, text: t("rulesFull", { name: names[v.name] || v.name }) }),
   );
 }

@@ -6,6 +6,7 @@ import { t } from "./i18n.js";
 import { describeMove, seatName } from "./names.js";
 import { inviteUrl, seatUrl } from "./saved.js";
 import { renderNewMatch, renderScores } from "./render-end.js";
+import { turnClock } from "./seats-alive.js";
 
 const PLAYING = ["draw", "play"];
 
@@ -92,7 +93,7 @@ function pile(view, legal, drop) {
   );
 }
 
-function status(view, myTurn) {
+function status(store, view, myTurn) {
   let line;
   if (view.phase === "waiting") {
     const free = (view.seats || []).filter((s) => !s.name).length || 1;
@@ -103,6 +104,7 @@ function status(view, myTurn) {
   else line = t("theirTurn", { name: seatName(view, view.turn) });
   return h("div", { class: "status" },
     h("p", { class: ["turn-line", myTurn && "mine"], id: "turn-line", text: line }),
+    ...turnClock(store),
     view.last_move ? h("p", { class: "last-move", id: "last-move", text: describeMove(view, view.last_move) }) : null,
   );
 }
@@ -315,7 +317,7 @@ export function renderTable(store) {
   const me = view.seats?.[view.seat] || {};
   return h("div", { class: ["table", `phase-${view.phase}`, myTurn && "my-turn"], id: "table", data: { phase: view.phase, seat: String(view.seat) } },
     needInvite ? renderInvite(view, session, store.inviteCopied === session.room) : null,
-    felt(view, others, session, [pile(view, legal, drop), status(view, myTurn)], melds(view, ctx)),
+    felt(view, others, session, [pile(view, legal, drop), status(store, view, myTurn)], melds(view, ctx)),
     watching ? h("p", { class: "watching", id: "watching", role: "status", text: t("watching") }) : h("div", { class: ["me", myTurn && "turn"], data: { seat: String(view.seat) } },
       dot({ ...me, connected: store.connection === "open" }),
       h("span", { class: "name", text: `${seatName(view, view.seat)} (${t("you")})` }),
@@ -325,6 +327,8 @@ export function renderTable(store) {
     store.order.length ? hand(store, view) : null,
     // Below the hand: what appears and goes (help, staged melds, meters, hints) never moves it.
     PLAYING.includes(view.phase) && !watching ? actions(store, view, myTurn, anyFits, legal) : null,
+    // An error shows here (render.js moves the toast in): under the buttons, over nothing.
+    h("div", { class: "toast-dock", id: "toast-dock" }),
     watching ? null : meters(store, view, myTurn, legal),
     renderScores(store, view, [
       PLAYING.includes(view.phase) && !watching ? renderNewMatch(store, view) : null,

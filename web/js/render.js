@@ -11,7 +11,7 @@ import { reviewNote } from "./render-review.js";
 import { renderJoin, renderLobby, renderMessage, renderRules } from "./render-lobby.js";
 import { renderTable } from "./render-table.js";
 import { missedPanel } from "./missed.js";
-import { awayBanners, keepTicking, turnClock } from "./seats-alive.js";
+import { awayBanners, keepTicking } from "./seats-alive.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -55,11 +55,11 @@ function banners(store) {
   if (store.page === "table" && store.connection === "closed") {
     items.push(h("div", { class: "banner reconnecting", id: "reconnecting", role: "status", text: t("reconnecting") }));
   }
-  if (store.page === "table" && store.view && store.session?.mode === "online") {
-    // Who left (with the stand-in countdown and button) comes from the view's away_since.
+  if (store.page === "table" && store.view && store.session && store.session.mode !== "local") {
+    // A room with computer seats may have people too. Who left (with the stand-in countdown and button) comes from the view's away_since.
     items.push(...awayBanners(store));
   }
-  if (store.page === "table" && store.view) items.push(...turnClock(store), ...missedPanel(store));
+  if (store.page === "table" && store.view) items.push(...missedPanel(store));
   if (store.twoTabs) items.push(h("div", { class: "banner two-tabs", id: "two-tabs", role: "alert", text: t("twoTabs") }));
   return items;
 }
@@ -125,6 +125,15 @@ function page(store) {
   }
 }
 
+/** The toast goes under the table's buttons when there is a table, else under the banners:
+ * in the flow either way, so it never lies over a seat, a pile or the hand. */
+function dockToast(toast) {
+  const dock = $("toast-dock") || $("app");
+  if (dock.id === "app") {
+    if (toast.nextElementSibling !== dock) dock.before(toast);
+  } else if (toast.parentElement !== dock) dock.append(toast);
+}
+
 export function render(store) {
   const focus = focusKey(document.activeElement);
   $("lang-switch").textContent = t("langSwitch");
@@ -149,13 +158,9 @@ export function render(store) {
   if (store.toast) {
     toast.hidden = false;
     toast.dataset.code = store.toast.code || "";
-    // A new error fades from the start again; a redraw of the same one does not revive it.
-    if (toast.dataset.at !== String(store.toast.at)) {
-      toast.dataset.at = String(store.toast.at);
-      toast.style.animation = "none";
-      void toast.offsetWidth;
-      toast.style.animation = "";
-    }
+    // Each redraw docks the toast anew, which restarts its fade: started back in time by
+    // its age, it fades once, 7 s after the error came.
+    toast.style.animationDelay = `${Math.min(0, store.toast.at - Date.now())}ms`;
     const detail = store.toast.detail && store.toast.detail !== store.toast.text;
     toast.replaceChildren(...[
       h("span", { class: "toast-text", text: store.toast.text }),
@@ -167,6 +172,7 @@ export function render(store) {
     toast.replaceChildren();
   }
   $("app").replaceChildren(page(store));
+  dockToast(toast);
   const news = store.page === "table" ? document.getElementById("last-move")?.textContent || "" : "";
   if (news && $("announce").textContent !== news) $("announce").textContent = news;
   $("overlay").replaceChildren(...(store.replay ? [replayPanel(store)] : []));

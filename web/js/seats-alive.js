@@ -65,13 +65,13 @@ export function awayBanners(store) {
   return items;
 }
 
-/** The turn clock: whose turn, and the seconds it has left. */
+/** The turn clock, docked in the turn line: whose turn, and the seconds it has left. */
 export function turnClock(store) {
   const view = store.view;
   if (!view?.turn_deadline || !PLAYING.includes(view.phase)) return [];
   const left = secondsUntil(view.turn_deadline);
   const mine = view.turn === view.seat;
-  return [h("div", { class: ["banner", "turn-clock", mine && "mine", left <= 10 && "low"], id: "turn-clock", role: "timer", data: { seconds: String(left) },
+  return [h("p", { class: ["turn-clock", mine && "mine", left <= 10 && "low"], id: "turn-clock", role: "timer", data: { seconds: String(left) },
     text: t(mine ? "clockYours" : "clockTheirs", { n: left, name: seatName(view, view.turn) }) })];
 }
 
