@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import rules
 from app import guards, head, logscrub, openapi
-from app.api import health, hints, moves, rooms, seats, watch, ws
+from app.api import health, hints, moves, replays, rooms, seats, watch, ws
 from app.api.fanout import Fanout
 from app.config import Settings, get_settings
 from app.db import create_engine
@@ -93,6 +93,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.include_router(moves.router)
     app.include_router(hints.router)
     app.include_router(watch.router)
+    app.include_router(replays.router)
     app.include_router(seats.router)
     app.include_router(ws.router)
     app.include_router(health.router)

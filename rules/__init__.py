@@ -19,6 +19,9 @@ Public API (everything else is internal and may change):
     legal_moves(view) -> Iterator[Move]        every legal move of the seat to act, lazily
     hand_start(state) -> GameState             the current hand as it was dealt
     replay(start, moves) -> GameState          apply (seat, move) pairs from a hand start
+    replay_steps(start, moves) -> (ReplayStep, ...)   each step's public table and every hand
+    hand_from_deal(variant, players, *, deal, hand_seed, dealer, scores, ...) -> GameState
+                                               a hand's start from a match record's parts
     parse_move(data) -> Move                   move_to_json(move) -> dict
     determinize(view, others, stock, discard, seed) -> GameState   (bots' lookahead)
 
@@ -69,6 +72,7 @@ from rules.errors import (
 )
 from rules.legal import legal_moves
 from rules.moves import Discard, Draw, LayOff, Meld, Move, Swap, VoteKind, move_to_json, parse_move
+from rules.replays import ReplayStep, hand_from_deal, replay_steps
 from rules.state import Deal, GameState, HandResult, LastMove, TableMeld, Votes
 from rules.variants import VARIANTS, RuleSet, get_variant
 from rules.view import (
@@ -120,6 +124,7 @@ __all__ = [
     "NothingToDraw",
     "Opening",
     "OpeningBelow51",
+    "ReplayStep",
     "RuleSet",
     "SeatView",
     "SpectatorView",
@@ -131,12 +136,14 @@ __all__ = [
     "apply",
     "determinize",
     "get_variant",
+    "hand_from_deal",
     "hand_start",
     "legal_moves",
     "move_to_json",
     "new_game",
     "parse_move",
     "replay",
+    "replay_steps",
     "private_fields",
     "seat_view",
     "spectator_view",
