@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import rules
 from app import guards, logscrub
-from app.api import asyncapi, health, hints, moves, openapi, rooms, seats, watch, ws
+from app.api import asyncapi, health, hints, moves, openapi, replays, rooms, seats, watch, ws
 from app.api.fanout import Fanout
 from app.clock import Clock, utcnow
 from app.config import Settings, get_settings
@@ -98,6 +98,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.include_router(moves.router)
     app.include_router(hints.router)
     app.include_router(watch.router)
+    app.include_router(replays.router)
     app.include_router(seats.router)
     app.include_router(ws.router)
     app.include_router(health.router)

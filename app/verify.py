@@ -1,4 +1,5 @@
-"""`rummy verify <log.json>`: check that no hand of a room's log was rigged.
+"""`rummy verify <log.json>`: check that no hand of a room's log, or of a match record
+(docs/record.md), was rigged.
 
 The log (GET /api/rooms/{room}/log) reveals each finished hand's secret seed. For every
 hand this module:
@@ -15,6 +16,10 @@ hand this module:
 3. replays every move with `rules.replay` from that deal (stock reshuffles come from the
    same seed) and checks the moves were legal, the versions run without a gap and the
    outcome is the one the log states.
+
+A match record's hand is checked the same way, read as the log hand it stands for
+(app/match_records.py `log_entry`), and the record's scores and dealers must follow from
+hand to hand.
 
 Each hand is reported OK or with the first precise mismatch; the exit code is 0 when
 every hand passes, 1 otherwise (2 for a file that is not a log at all).
@@ -35,7 +40,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 import rules
+from app.match_records import (
+    RECORD_FORMAT,
+    InvalidRecord,
+    MatchRecord,
+    RecordHand,
+    log_entry,
+    record_problems,
+)
 from rules.cards import CODES
 from rules.shuffle import SHUFFLE_METHOD
 
@@ -242,6 +257,8 @@ def verify_log(log: Any, seen: Mapping[int, Sequence[str]] | None = None) -> lis
     Raises:
         ValueError: the document is not a room log.
     """
+    if isinstance(log, dict) and log.get("format") == RECORD_FORMAT:
+        return verify_record(log, seen)
     if not isinstance(log, dict) or not isinstance(log.get("hands"), list):
         raise ValueError('not a room log: expected an object with a "hands" list')
     seen = seen or {}
@@ -251,6 +268,43 @@ def verify_log(log: Any, seen: Mapping[int, Sequence[str]] | None = None) -> lis
         else HandReport(hand=-1, problems=["a hand of the log is not an object"])
         for entry in log["hands"]
     ]
+
+
+def verify_record(
+    data: dict[str, Any], seen: Mapping[int, Sequence[str]] | None = None
+) -> list[HandReport]:
+    """Check every hand of a match record (`rummy-record/1`) like a log's, and that its
+    scores and dealers follow from hand to hand.
+
+    Raises:
+        ValueError: the document is not a match record.
+    """
+    try:
+        record = MatchRecord.model_validate({**data, "hands": []})
+    except ValidationError as exc:
+        raise ValueError(f"not a match record: {exc.errors()[0]['msg']}") from None
+    if not isinstance(data.get("hands"), list):
+        raise ValueError('not a match record: expected a "hands" list')
+    seen = seen or {}
+    reports: list[HandReport] = []
+    hands: list[RecordHand] = []
+    for raw in data["hands"]:
+        number = raw.get("number") if isinstance(raw, dict) else None
+        report = HandReport(hand=number if isinstance(number, int) else -1)
+        try:
+            hand = RecordHand.model_validate(raw)
+            entry = log_entry(record, hand, len(hands))
+        except (ValidationError, InvalidRecord) as exc:
+            report.problems.append(f"the hand is not a record's hand: {exc}")
+            reports.append(report)
+            continue
+        reports.append(verify_hand(entry, seen.get(hand.number, ())))
+        hands.append(hand)
+    if len(hands) == len(reports):
+        whole = record.model_copy(update={"hands": hands})
+        for index, problem in record_problems(whole):
+            reports[index].problems.append(problem)
+    return reports
 
 
 def _parse_seen(values: Sequence[str]) -> dict[int, list[str]]:
@@ -291,7 +345,11 @@ def register(commands: Any) -> None:
         help="check a room's hand log: commitments, deals recomputed from the seeds, replays",
         description=__doc__.split("\n\n")[0] if __doc__ else None,
     )
-    parser.add_argument("log", help="the JSON of GET /api/rooms/{room}/log, or - for stdin")
+    parser.add_argument(
+        "log",
+        help="the JSON of GET /api/rooms/{room}/log or of a match record (.../record), "
+        "or - for stdin",
+    )
     parser.add_argument(
         "--commitment",
         action="append",

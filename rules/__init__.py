@@ -19,6 +19,9 @@ Public API (everything else is internal and may change):
     legal_moves(view) -> Iterator[Move]        every legal move of the seat to act, lazily
     hand_start(state) -> GameState             the current hand as it was dealt
     replay(start, moves) -> GameState          apply (seat, move) pairs from a hand start
+    replay_steps(start, moves) -> (ReplayStep, ...)   each step's public table and every hand
+    hand_from_deal(variant, players, *, deal, hand_seed, dealer, scores, ...) -> GameState
+                                               a hand's start from a match record's parts
     parse_move(data) -> Move                   move_to_json(move) -> dict
     determinize(view, others, stock, discard, seed) -> GameState   (bots' lookahead)
 
@@ -95,6 +98,7 @@ from rules.moves import (
 )
 from rules.pickups import discard_pickups
 from rules.reducer import apply, hand_start, new_game, replay, vote
+from rules.replays import ReplayStep, hand_from_deal, replay_steps
 from rules.state import Deal, GameState, HandResult, LastMove, TableMeld, Votes
 from rules.variants import VARIANTS, RuleSet, VariantName, get_variant
 from rules.view import (
@@ -149,6 +153,7 @@ __all__ = [
     "NothingToDraw",
     "Opening",
     "OpeningBelow51",
+    "ReplayStep",
     "RuleSet",
     "SeatView",
     "ShownDraw",
@@ -163,12 +168,14 @@ __all__ = [
     "apply",
     "determinize",
     "get_variant",
+    "hand_from_deal",
     "hand_start",
     "legal_moves",
     "move_to_json",
     "new_game",
     "parse_move",
     "replay",
+    "replay_steps",
     "private_fields",
     "seat_view",
     "spectator_view",

@@ -26,6 +26,7 @@ from rules.engine.fields import DISCARD, DRAW, LAYOFF, MELD, PLAY_PHASE, SRC_STO
 from rules.engine.game import Game
 from rules.engine.generate import generate, seen_by
 from rules.errors import InvalidMove
+from rules.joker_places import joker_places
 from rules.melds import END_ANY, END_HIGH, END_LOW, TMeld
 from rules.meldsearch import single_melds
 from rules.moves import SENT_WHOLE, CardCode, End, Frozen
@@ -243,6 +244,7 @@ def _legal(g: Game, seat: int, moves: Iterable[FastMove], must_play: tuple[str, 
     layoffs: list[LegalLayoff] = []
     swaps: list[LegalSwap] = []
     melds: list[tuple[str, ...]] = []
+    singles: list[tuple[tuple[int, ...], int]] = []
     runs = {m.id: m for m in g.melds if m.is_run}
     for move in moves:
         kind = move[0]
@@ -253,16 +255,19 @@ def _legal(g: Game, seat: int, moves: Iterable[FastMove], must_play: tuple[str, 
         elif kind == MELD:
             if len(move[1]) == 1 and len(melds) < MAX_LEGAL_MELDS:
                 melds.append(codes(move[1][0]))
+                singles.append((move[1][0], 0))
         elif kind == LAYOFF:
             if len(move[2]) == 1:
                 layoffs.append(trusted(LegalLayoff, _legal_layoff(move, runs, g.r.top_rank)))
         elif kind == SWAP:
             swaps.append(trusted(LegalSwap, {"card": CODES[move[2]], "meld": f"m{move[1]}"}))
+    _add_joker_places(melds, joker_places(g, seat, singles, playable=True))
     r = g.r
     opening = None
     if r.opening_min:
         opened = g.opened[seat]
         held = single_melds(g.hands[seat], r) if g.phase == PLAY_PHASE and not opened else []
+        held = held + joker_places(g, seat, held, playable=False)
         parts = tuple(
             trusted(OpeningMeld, {"cards": codes(c), "value": v}) for c, v in held[:MAX_LEGAL_MELDS]
         )
@@ -279,6 +284,17 @@ def _legal(g: Game, seat: int, moves: Iterable[FastMove], must_play: tuple[str, 
             "opening": opening,
         },
     )
+
+
+def _add_joker_places(
+    melds: list[tuple[str, ...]], found: list[tuple[tuple[int, ...], int]]
+) -> None:
+    """`legal.melds` plus the runs with a joker in a held card's place (rules.joker_places)."""
+    listed = {tuple(sorted(m)) for m in melds}
+    for cards, _ in found:
+        meld = codes(cards)
+        if len(melds) < MAX_LEGAL_MELDS and tuple(sorted(meld)) not in listed:
+            melds.append(meld)
 
 
 def _legal_layoff(move: FastMove, runs: dict[int, TMeld], top: int) -> dict[str, Any]:

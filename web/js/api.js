@@ -42,6 +42,13 @@ export const getRoom = (id) => request("GET", room(id));
 export const getState = (id, token) => request("GET", `${room(id)}/state`, { token });
 export const watchRoom = (id) => request("GET", `${room(id)}/watch`);
 export const getLog = (id, token) => request("GET", `${room(id)}/log`, { token });
+// Replays (API.md v1.2 "Match records"): the server builds every step. `hand` is the log's
+// number (null: the last finished hand).
+const handQuery = (hand) => (hand === null || hand === undefined ? "" : `?hand=${hand}`);
+export const getReplay = (id, token, hand = null) => request("GET", `${room(id)}/replay${handQuery(hand)}`, { token });
+export const getRecord = (id, token) => request("GET", `${room(id)}/record`, { token });
+/** A record or log from a file, replayed with no room on the server. */
+export const replayFile = (doc, hand = null) => request("POST", `/api/replays${handQuery(hand)}`, { body: doc });
 export const getRecentMoves = (id, token, since) => request("GET", `${room(id)}/recent?since=${since}`, { token });
 export const getHint = (id, token, lang) => request("GET", `${room(id)}/hint?lang=${lang}`, { token });
 // `hand` is the log's number for the hand (0 for the room's first), not the view's hand_number.

@@ -6,8 +6,9 @@ import { legalMeld, legalOf } from "./legal.js";
 import { fetchHint } from "./hint.js";
 import { muted, setMuted } from "./cues.js";
 import { motionOn, setMotion } from "./motion.js";
-import { lang, setLang, t } from "./i18n.js";
+import { errorText, lang, setLang, t } from "./i18n.js";
 import { decisionReplay, dropReview, loadReview } from "./review.js";
+import { replayActions } from "./replay-page.js";
 import { forgetGame, inviteUrl } from "./saved.js";
 import { resetStats } from "./stats.js";
 
@@ -147,6 +148,7 @@ export function bindEvents(store, game) {
     },
     watch: () => game.watch(),
     "stand-in": (el) => game.standIn(Number(el.dataset.seat)),
+    ...replayActions(store, (err) => store.showToast(errorText(err?.error || { code: "network" }))),
   };
 
   delegate(body, "click", "[data-action]", (ev, el) => {

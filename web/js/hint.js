@@ -1,9 +1,8 @@
 // The Tip button's advice comes from the server (GET /api/rooms/{room}/hint, API.md v1.1):
-// the hard bot's move from this seat's view, with its reason in the page's language. The
-// page's own meld finder (legal.js `suggest`) stays as the answer when the server has none.
+// the hard bot's move from this seat's view, with its reason in the page's language. When
+// the server has none, the page says so: it plans no move of its own (no rules in the page).
 import { getHint } from "./api.js";
 import { lang } from "./i18n.js";
-import { suggest } from "./legal.js";
 
 /** The cards of a move that the hint lights in the hand. */
 function cardsOf(move) {
@@ -20,6 +19,6 @@ export async function fetchHint(store) {
     const hint = await getHint(room, token, lang() === "en" ? "en" : "nl");
     return { key: "hintServer", params: { text: hint.reason }, cards: cardsOf(hint.move) };
   } catch {
-    return suggest(store.view, store.rules());
+    return { key: "hintFailed", params: {}, cards: [] };
   }
 }

@@ -1,6 +1,6 @@
 // What this seat may do now, read from the view's `legal` (API.md v1.1), plus the meters'
 // sums. Nothing here judges a move: the server lists the targets and decides every move.
-import { cardsShort, handValue } from "./cards.js";
+import { handValue } from "./cards.js";
 
 const NONE = { draw: [], discard: [], layoffs: [], swaps: [], melds: [], must_play: [], opening: null };
 // API.md: `legal.melds` lists at most 64 melds; a full list may leave out the one selected.
@@ -53,41 +53,3 @@ export function openingTotal(legal, groups) {
 
 /** What the hand would cost if someone went out now (the variant's `card_values`). */
 export const penaltyTotal = (hand, rules) => hand.reduce((sum, c) => sum + handValue(c, rules), 0);
-
-/** Disjoint listed melds, longest first: a simple plan for the hint. */
-function disjointMelds(legal, hand) {
-  const left = [...hand];
-  const out = [];
-  for (const m of [...candidates(legal)].sort((a, b) => b.length - a.length)) {
-    const rest = [...left];
-    if (m.every((c) => rest.includes(c) && rest.splice(rest.indexOf(c), 1))) {
-      out.push(m);
-      left.splice(0, left.length, ...rest);
-    }
-  }
-  return out;
-}
-
-/** One suggestion, chosen among what `legal` lists: {key, params, cards}. */
-export function suggest(view, rules) {
-  const legal = legalOf(view);
-  if (!view?.legal) return { key: "hintWait", params: {}, cards: [] };
-  if (legal.draw.length) {
-    return legal.draw.includes("stock") || !view.discard_top
-      ? { key: "hintDrawStock", params: {}, cards: [] }
-      : { key: "hintDrawDiscard", params: { card: cardsShort([view.discard_top]) }, cards: [] };
-  }
-  const hand = view.hand || [];
-  const opening = legal.opening && !legal.opening.opened ? legal.opening.needed : 0;
-  const melds = disjointMelds(legal, hand);
-  const cards = opening ? melds.flat() : melds[0] || [];
-  const worth = opening ? openingTotal(legal, melds) : 0;
-  if (cards.length && cards.length < hand.length && worth >= opening) {
-    return { key: "hintMeld", params: { cards: cardsShort(cards) }, cards };
-  }
-  const layoff = hand.length > 1 ? legal.layoffs[0] : null;
-  const meld = layoff && (view.melds || []).find((m) => m.id === layoff.meld);
-  if (meld) return { key: "hintLayoff", params: { card: cardsShort([layoff.card]), meld: cardsShort(meld.cards) }, cards: [layoff.card] };
-  const pick = [...legal.discard].sort((a, b) => handValue(b, rules) - handValue(a, rules))[0];
-  return pick ? { key: "hintDiscard", params: { card: cardsShort([pick]) }, cards: [pick] } : { key: "hintWait", params: {}, cards: [] };
-}

@@ -9,7 +9,8 @@ import { seatName, useLocalNames } from "./names.js";
 import { Playback } from "./motion.js";
 import { render } from "./render.js";
 import { normalizeVariants } from "./render-lobby.js";
-import { buildReplay } from "./replay.js";
+import { replaySteps } from "./replay.js";
+import { bindReplayPage } from "./replay-page.js";
 import { dropReview } from "./review.js";
 import { sheetFromLog } from "./scoresheet.js";
 import { loadSheet, saveGame, saveSheet, savedGame } from "./saved.js";
@@ -329,8 +330,8 @@ const game = {
 
   async openReplay() {
     try {
-      const log = await api.getLog(store.session.room, store.session.token);
-      const steps = buildReplay(log, store.view);
+      const replay = await api.getReplay(store.session.room, store.session.token);
+      const steps = replaySteps(replay, store.view);
       if (steps.length) store.update({ replay: { steps, index: 0 } });
     } catch (err) {
       showError(err);
@@ -343,7 +344,9 @@ async function route() {
   const m = path.match(/^\/r\/([^/]+)\/?$/);
   if (!m) {
     const rules = location.hash.match(/^#rules\/(\w+)/);
-    if (rules) {
+    if (location.hash === "#replay") {
+      store.update({ page: "replay", replay: null });
+    } else if (rules) {
       store.extra.rulesVariant = rules[1];
       store.update({ page: "rules" });
       window.scrollTo(0, 0);
@@ -387,6 +390,7 @@ async function boot() {
   const name = localStorage.getItem("rummy.name") || "";
   store.extra.lobby = { variant: "classic", players: "2", mode: "online", level: "medium", name, spectators: true };
   bindEvents(store, game);
+  bindReplayPage(store);
   window.addEventListener("hashchange", () => {
     if (location.pathname === "/" || location.pathname === "") route();
   });

@@ -128,6 +128,8 @@ export function renderHandEnd(store) {
       h("button", { type: "button", class: "btn", data: { action: "replay" }, text: t("replay") }),
       reviewButton(store),
       verifyLink(store, view),
+      // The match record (docs/record.md), to keep, share or replay from the file.
+      over ? h("button", { type: "button", class: "btn", id: "save-record", data: { action: "save-record" }, text: t("saveMatch") }) : null,
     ),
     view.seat === null ? null : renderReview(store),
   );

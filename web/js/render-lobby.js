@@ -134,6 +134,7 @@ export function renderLobby(store) {
       savedList("computer", t("savedComputer"), games),
       savedList("online", t("savedOnline"), games),
       h("p", { class: "note", text: t("savedNote") }),
+      h("p", {}, h("a", { class: "btn small", id: "replay-page-link", href: "/#replay", text: t("replayPageLink") })),
     ),
     statsPanel(),
   );

@@ -10,6 +10,7 @@ import { renderHandEnd } from "./render-end.js";
 import { reviewNote } from "./render-review.js";
 import { renderJoin, renderLobby, renderMessage, renderRules } from "./render-lobby.js";
 import { renderTable } from "./render-table.js";
+import { handChooser, renderReplayPage } from "./replay-page.js";
 import { missedPanel } from "./missed.js";
 import { awayBanners, keepTicking } from "./seats-alive.js";
 
@@ -85,15 +86,16 @@ function replayPanel(store) {
   return h("div", { class: "modal", role: "dialog", "aria-modal": "true", "aria-labelledby": "replay-title", id: "replay" },
     h("div", { class: "modal-body" },
       h("h2", { id: "replay-title", text: t("replay") }),
+      handChooser(r),
       h("p", { class: "replay-step", text: r.index === 0 ? t("replayStart") : t("replayStep", { i: r.index, n: r.steps.length - 1 }) }),
       h("p", { class: "replay-text", text: step.text }),
       // Opened from the hand review: its decision is the move after this step.
       r.focus?.index === r.index ? h("p", { class: "replay-focus", text: reviewNote(store.view, r.focus) }) : null,
       h("div", { class: "replay-hands" }, step.hands.map((cards, seat) => h("div", { class: ["replay-hand", r.focus?.seat === seat && "reviewed"], data: { seat: String(seat) } },
-        h("strong", { text: seatName(store.view, seat) }),
+        h("strong", { text: r.names ? r.names[seat] : seatName(store.view, seat) }),
         h("div", { class: "mini-row" }, cards.map(tinyCard))))),
       h("div", { class: "replay-melds" }, step.melds.map((m) => h("div", { class: "mini-row meld-mini" }, m.map(tinyCard)))),
-      step.discard ? h("p", {}, t("discardPile"), ": ", tinyCard(step.discard)) : null,
+      step.discard ? h("p", { class: "replay-discard" }, t("discardPile"), ": ", tinyCard(step.discard)) : null,
       h("div", { class: "row" },
         h("button", { type: "button", class: "btn", data: { action: "replay-prev" }, disabled: r.index === 0, text: t("replayPrev") }),
         h("button", { type: "button", class: "btn primary", data: { action: "replay-next" }, disabled: r.index >= r.steps.length - 1, text: t("replayNext") }),
@@ -107,6 +109,8 @@ function page(store) {
       return renderLobby(store);
     case "rules":
       return renderRules(store);
+    case "replay":
+      return renderReplayPage(store);
     case "join":
       return renderJoin(store);
     case "error":

@@ -1,9 +1,9 @@
 // The hand review (GET /api/rooms/{room}/review, API.md "Hints"): a seat's own decisions of
 // the hand just finished, judged by the hard bot. The server computes it in the background,
 // so this polls while it is pending, then keeps the three decisions that cost the most.
-import { getLog, getReview } from "./api.js";
+import { getReplay, getReview } from "./api.js";
 import { lang } from "./i18n.js";
-import { buildReplay, stepBefore } from "./replay.js";
+import { replaySteps, stepBefore } from "./replay.js";
 
 // About 0.4 s, growing by half each time up to 4 s: a short hand is ready within the first
 // tries, a long one on a busy server gets a minute and a half before we stop asking.
@@ -41,39 +41,38 @@ export function costliest(decisions) {
  * Each decision with its replay step (the table just before it) and the discard pile's top
  * card then: a review's draw from the pile does not name the card it took.
  */
-function placed(decisions, log, view, hand) {
-  const steps = buildReplay(log, view, hand);
+function placed(decisions, steps) {
   return decisions.map((d) => {
-    const step = stepBefore(log, hand, d.version);
+    const step = stepBefore(steps, d.version);
     return { ...d, step, pile: steps[step]?.discard ?? null };
   });
 }
 
 /**
  * Load `seat`'s review of the hand that just ended into `store.review`:
- * {seat, hand, status: "loading" | "pending" | "ready" | "slow" | "error", shown, log, error}.
+ * {seat, hand, status: "loading" | "pending" | "ready" | "slow" | "error", shown, steps, error}.
  * A newer call (another seat, a retry) or the next hand stops an older one's polling.
  */
 export async function loadReview(store, seat) {
   const mine = ++generation;
   const current = () => mine === generation && store.review?.seat === seat;
-  store.update({ review: { seat, hand: null, status: "loading", shown: [], log: null, error: null } });
+  store.update({ review: { seat, hand: null, status: "loading", shown: [], steps: null, error: null } });
   const token = tokenOf(store, seat);
   const room = store.session.room;
   try {
-    // The review asks for the log's hand number, which the view does not carry.
-    const log = await getLog(room, token);
-    const hands = log?.hands || [];
-    const hand = hands[hands.length - 1]?.hand;
-    if (hand === undefined) throw new Error("no finished hand in the log");
+    // The last finished hand, step by step from the server; the review asks for its log
+    // number, which the view does not carry.
+    const replay = await getReplay(room, token);
+    const hand = replay.hand;
+    const steps = replaySteps(replay, store.view);
     let wait = FIRST_WAIT_MS;
     for (let tries = 0; tries < MAX_TRIES; tries++) {
       if (!current()) return;
       const review = await getReview(room, token, hand, lang());
       if (!current()) return;
       if (review.status === "ready") {
-        const shown = placed(costliest(review.decisions || []), log, store.view, hand);
-        store.update({ review: { ...store.review, hand, status: "ready", shown, log } });
+        const shown = placed(costliest(review.decisions || []), steps);
+        store.update({ review: { ...store.review, hand, status: "ready", shown, steps } });
         return;
       }
       if (store.review.status !== "pending") store.update({ review: { ...store.review, hand, status: "pending" } });
@@ -94,8 +93,7 @@ export function decisionReplay(store, version) {
   const r = store.review;
   const decision = r?.shown?.find((d) => d.version === version);
   if (!decision || decision.step < 0) return null;
-  const steps = buildReplay(r.log, store.view, r.hand);
-  return { steps, index: decision.step, focus: { index: decision.step, seat: r.seat, decision } };
+  return { steps: r.steps, index: decision.step, focus: { index: decision.step, seat: r.seat, decision } };
 }
 
 /** Forget the review (a new hand began): any polling still running stops. */

@@ -1,0 +1,128 @@
+"""Replays and match records (API.md v1.2 "Match records"): a finished hand step by step,
+each step's table built by `rules.replay_steps` (the browser only draws them), from a room
+or from a log or record the client sends; and a room's match record.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Depends, Query
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
+from pydantic import BaseModel, Field
+
+import rules
+from app.api.deps import RoomId, SeatDep, ServiceDep
+from app.api.responses import BODY, SEAT, errors
+from app.errors import Unauthorized
+from app.match_records import (
+    InvalidRecord,
+    LogBody,
+    MatchRecord,
+    build_record,
+    log_moves,
+    pick,
+    replay_of,
+)
+from app.views import LogHand, room_options
+
+router = APIRouter(prefix="/api", tags=["replays"])
+
+_bearer = HTTPBearer(auto_error=False, description="the seat token")
+HandQuery = Annotated[
+    int | None,
+    Query(ge=0, le=100_000, description="the log's hand number; default: the last finished"),
+]
+_NOT_OVER = "No finished hand of that number (`wrong_phase`)"
+
+
+class Replay(BaseModel):
+    """A finished hand, step by step: the deal, then the table after every move."""
+
+    hand: int = Field(description="the log's hand number (0: the room's first hand)")
+    hands: list[int] = Field(description="every finished hand's number, to pick another")
+    players: list[str] | None = Field(
+        None, description="the seats' names, when the replay came from a record"
+    )
+    steps: list[rules.ReplayStep]
+
+
+def _steps(
+    start: rules.GameState, moves: list[tuple[int, rules.Move]], versions: list[int | None]
+) -> list[rules.ReplayStep]:
+    try:
+        return list(rules.replay_steps(start, moves, versions))
+    except rules.IllegalMove as exc:
+        raise InvalidRecord(f"a move does not fit the hand: {exc.code}: {exc.message}") from None
+    except Exception as exc:  # a crafted start can trip the engine: refuse it, never crash
+        raise InvalidRecord(f"the hand does not hold together: {type(exc).__name__}") from None
+
+
+def _log_replay(hands: list[LogHand], wanted: int | None) -> Replay:
+    numbers = [h.hand for h in hands if h.result is not None]
+    hand = [h for h in hands if h.result is not None][pick(numbers, wanted)]
+    moves, versions = log_moves(hand)
+    return Replay(hand=hand.hand, hands=numbers, steps=_steps(hand.start, moves, versions))
+
+
+def _record_replay(record: MatchRecord, wanted: int | None) -> Replay:
+    numbers = [h.number for h in record.hands]
+    hand = record.hands[pick(numbers, wanted)]
+    start, moves = replay_of(record, hand)
+    steps = _steps(start, moves, [])
+    return Replay(hand=hand.number, hands=numbers, players=record.players, steps=steps)
+
+
+@router.get(
+    "/rooms/{room}/replay",
+    response_model=Replay,
+    responses=errors(*SEAT, 409, e409=_NOT_OVER),
+)
+async def room_replay(
+    room: RoomId, seat: SeatDep, service: ServiceDep, hand: HandQuery = None
+) -> Replay:
+    """A finished hand of the room step by step (a seat's token, as for GET .../log)."""
+    return _log_replay(await service.hand_log(room), hand)
+
+
+@router.post(
+    "/replays",
+    response_model=Replay,
+    responses=errors(*BODY, 409, e409=_NOT_OVER),
+)
+async def replay_file(body: MatchRecord | LogBody, hand: HandQuery = None) -> Replay:
+    """A hand of a match record (docs/record.md) or of a room's log, step by step, with no
+    room on the server: for a file opened in the browser. 422 `invalid_record` when its
+    moves do not fit its deal."""
+    if isinstance(body, MatchRecord):
+        return _record_replay(body, hand)
+    return _log_replay(body.hands, hand)
+
+
+async def _record_reader(
+    room: RoomId,
+    service: ServiceDep,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+) -> None:
+    """A seat of the room, or anyone when the room may be watched."""
+    if credentials is not None:
+        await service.authorize(room, credentials.credentials)
+        return
+    snap = await service.snapshot(room)
+    if not snap.spectators:
+        raise Unauthorized("a seat token is required: this room cannot be watched")
+
+
+@router.get(
+    "/rooms/{room}/record",
+    response_model=MatchRecord,
+    responses=errors(*SEAT),
+    dependencies=[Depends(_record_reader)],
+)
+async def room_record(room: RoomId, service: ServiceDep) -> MatchRecord:
+    """The match record (`rummy-record/1`, docs/record.md): every finished hand of the
+    room's latest match, self-contained. A seat's token, or none for a room with
+    spectators."""
+    snap = await service.snapshot(room)
+    options = room_options(snap, service.settings.away_seconds)
+    return build_record(snap, await service.hand_log(room), options)

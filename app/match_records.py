@@ -1,0 +1,215 @@
+"""Match records (API.md v1.2, docs/record.md): a finished match, self-contained, in the
+versioned format `rummy-record/1`, built from the room's hand log; and the way back from a
+record's hand, or a log's, to the start and moves that `rules` replays.
+
+A record holds only what the log already reveals after each hand (the deal, the seed, every
+move), the players' names and the room's options. No token, no room id.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, Field
+
+import rules
+from app.errors import InvalidRequest
+from app.persist.records import Snapshot
+from app.views import LogHand, LogMove, RoomOptions
+
+RECORD_FORMAT: Literal["rummy-record/1"] = "rummy-record/1"
+HEX_64 = r"^[0-9a-f]{64}$"
+
+
+class InvalidRecord(InvalidRequest):
+    """A record or log that is not one, or whose moves do not fit its deal."""
+
+    code = "invalid_record"
+
+
+class RecordMove(BaseModel):
+    seat: int = Field(ge=0, le=7, strict=True)
+    move: rules.Move
+
+
+class RecordHand(BaseModel):
+    """One finished hand: replay `moves` from `deal` with `rules` to rebuild `result`."""
+
+    number: int = Field(ge=0, le=100_000, description="the log's `hand`: 0 for the room's first")
+    seed: str = Field(pattern=HEX_64, description="the hand's seed (hex), revealed after it")
+    commitment: str = Field(
+        pattern=HEX_64, description="SHA-256 shown during the hand (docs/record.md)"
+    )
+    dealer: int = Field(ge=0, le=7, strict=True, description="the seat on its left plays first")
+    start_scores: tuple[int, ...] = Field(max_length=8, description="the scores before the hand")
+    deal: rules.Deal = Field(description="hands, discard (top last), stock (top first)")
+    moves: list[RecordMove] = Field(max_length=5_000, description="in the order played")
+    result: rules.HandResult
+
+
+class MatchRecord(BaseModel):
+    """A match's finished hands, self-contained (`rummy-record/1`, docs/record.md)."""
+
+    format: Literal["rummy-record/1"] = RECORD_FORMAT
+    variant: str = Field(max_length=32)
+    options: RoomOptions
+    players: list[Annotated[str, Field(max_length=64)]] = Field(
+        min_length=2, max_length=8, description="the seats' names, by seat"
+    )
+    hands: list[RecordHand] = Field(max_length=1_000, description="oldest first")
+    scores: tuple[int, ...] = Field(
+        max_length=8, description="after the last hand listed: the match's result so far"
+    )
+
+
+class LogBody(BaseModel):
+    """A room's log (GET .../log) sent back to be replayed: its `hands` are what counts."""
+
+    room: str | None = Field(None, max_length=32)
+    hands: list[LogHand] = Field(max_length=1_000)
+
+
+def _record_hand(hand: LogHand) -> RecordHand:
+    start = hand.start
+    assert hand.result is not None  # only finished hands are recorded
+    return RecordHand(
+        number=hand.hand,
+        seed=start.hand_seed,
+        commitment=rules.spectator_view(start).commitment or "",
+        dealer=start.dealer,
+        start_scores=start.scores,
+        deal=rules.Deal(hands=start.hands, discard=start.discard, stock=start.stock),
+        moves=[RecordMove(seat=m.seat, move=m.move) for m in hand.moves],
+        result=hand.result,
+    )
+
+
+def build_record(snap: Snapshot, log: Sequence[LogHand], options: RoomOptions) -> MatchRecord:
+    """The record of the room's latest match with a finished hand: every hand of it that
+    ended (a hand a new-match vote abandoned did not). Empty before any hand is over."""
+    finished = [h for h in log if h.result is not None]
+    match = max((h.start.match_number for h in finished), default=None)
+    hands = [_record_hand(h) for h in finished if h.start.match_number == match]
+    if hands:
+        last = hands[-1]
+        scores = tuple(a + b for a, b in zip(last.start_scores, last.result.points, strict=True))
+    else:
+        scores = (0,) * snap.players
+    return MatchRecord(
+        variant=snap.variant,
+        options=options,
+        players=[s.name or f"Player {s.seat + 1}" for s in snap.seats],
+        hands=hands,
+        scores=scores,
+    )
+
+
+def record_start(record: MatchRecord, hand: RecordHand, position: int) -> rules.GameState:
+    """The hand as dealt, ready for `rules.replay` (its stock reshuffles from its seed);
+    `position` is its place among the match's hands (0: the first).
+
+    Raises:
+        InvalidRecord: the hand does not fit the record's variant and players.
+    """
+    try:
+        return rules.hand_from_deal(
+            record.variant,
+            len(record.players),
+            deal=hand.deal,
+            hand_seed=hand.seed,
+            dealer=hand.dealer,
+            scores=hand.start_scores,
+            limit=record.options.limit
+            if rules.get_variant(record.variant).penalty_limits
+            else None,
+            hand_number=1 + position,
+        )
+    except (KeyError, ValueError) as exc:  # rules' InvalidDeal/InvalidSetup are ValueErrors
+        raise InvalidRecord(f"hand {hand.number}: {exc}") from None
+
+
+def replay_of(
+    record: MatchRecord, hand: RecordHand
+) -> tuple[rules.GameState, list[tuple[int, rules.Move]]]:
+    """A record's hand as `rules.replay` takes it: the start and the (seat, move) pairs."""
+    start = record_start(record, hand, record.hands.index(hand))
+    return start, [(m.seat, m.move) for m in hand.moves]
+
+
+def log_moves(hand: LogHand) -> tuple[list[tuple[int, rules.Move]], list[int | None]]:
+    """A log hand's (seat, move) pairs and their versions."""
+    moves: list[LogMove] = hand.moves
+    return [(m.seat, m.move) for m in moves], [m.version for m in moves]
+
+
+def pick(numbers: Sequence[int], wanted: int | None) -> int:
+    """The index of hand `wanted` among `numbers` (the last hand when None).
+
+    Raises:
+        WrongPhase: no such finished hand.
+    """
+    if not numbers:
+        raise rules.WrongPhase("no hand is over yet: there is nothing to replay")
+    if wanted is None:
+        return len(numbers) - 1
+    if wanted not in numbers:
+        raise rules.WrongPhase(f"hand {wanted} is not a finished hand here")
+    return numbers.index(wanted)
+
+
+def log_entry(record: MatchRecord, hand: RecordHand, position: int) -> dict[str, Any]:
+    """A record's hand in the shape of a log's hand (GET .../log), so that `rummy verify`
+    checks both the same way; its moves numbered 1, 2, ... as versions.
+
+    Raises:
+        InvalidRecord: the hand does not fit the record's variant and players.
+    """
+    start = record_start(record, hand, position)
+    return {
+        "hand": hand.number,
+        "start": start.model_dump(mode="json"),
+        "commitment": hand.commitment,
+        "start_version": 0,
+        "end_version": len(hand.moves),
+        "moves": [
+            {"version": i, "seat": m.seat, "move": rules.move_to_json(m.move)}
+            for i, m in enumerate(hand.moves, 1)
+        ],
+        "votes": [],
+        "result": hand.result.model_dump(mode="json"),
+    }
+
+
+def record_problems(record: MatchRecord) -> list[tuple[int, str]]:
+    """What does not add up between a record's hands: (index of the hand, problem). Each
+    hand starts with the scores the one before ended with, the deal passes one seat left,
+    and `scores` is where the last hand left them."""
+    problems: list[tuple[int, str]] = []
+    players = len(record.players)
+    if len(record.scores) != players:
+        problems.append((len(record.hands) - 1, f"{len(record.scores)} scores for {players}"))
+    for i, (before, hand) in enumerate(zip(record.hands, record.hands[1:], strict=False), 1):
+        ended = [a + b for a, b in zip(before.start_scores, before.result.points, strict=False)]
+        if list(hand.start_scores) != ended:
+            problems.append(
+                (
+                    i,
+                    f"the hand starts at the scores {list(hand.start_scores)}, but the hand "
+                    f"before ended at {ended}",
+                )
+            )
+        if hand.dealer != (before.dealer + 1) % players:
+            problems.append((i, f"seat {hand.dealer} deals after seat {before.dealer}"))
+    if record.hands:
+        last = record.hands[-1]
+        ended = [a + b for a, b in zip(last.start_scores, last.result.points, strict=False)]
+        if list(record.scores) != ended:
+            problems.append(
+                (
+                    len(record.hands) - 1,
+                    f"the record states the scores {list(record.scores)}, "
+                    f"but its last hand ended at {ended}",
+                )
+            )
+    return problems

@@ -1,0 +1,116 @@
+// The replay page ("/#replay"): a saved match record (docs/record.md) or a room's log opened
+// from a file, with no room on the server. The server's stateless POST /api/replays builds
+// each step from the file; the panel of render.js draws them. And "Save this match": the
+// room's record (GET /api/rooms/{room}/record) downloaded as a file.
+import * as api from "./api.js";
+import { h } from "./dom.js";
+import { errorText, t } from "./i18n.js";
+import { replaySteps } from "./replay.js";
+
+/** The hands of a file that can be replayed, by their number: a record lists only
+ * finished hands; a log also the ones a new match cut short (no result). */
+function handsOf(doc) {
+  if (doc.format) return doc.hands.map((x) => x.number);
+  return doc.hands.filter((x) => x.result).map((x) => x.hand);
+}
+
+/** The file with only hand `number` in it: one hand at a time keeps a long match's file
+ * under the server's body limit, and a record's hand is self-contained. */
+function withHand(doc, number) {
+  const key = doc.format ? "number" : "hand";
+  return { ...doc, hands: doc.hands.filter((x) => x[key] === number) };
+}
+
+/** Show hand `number` of the open file in the replay panel. */
+async function showHand(store, number) {
+  const doc = store.extra.replayFile;
+  try {
+    const replay = await api.replayFile(withHand(doc, number), number);
+    const steps = replaySteps(replay, null);
+    store.extra.replayError = null;
+    store.update({ replay: { steps, index: 0, names: replay.players || null, hands: handsOf(doc), hand: number } });
+  } catch (err) {
+    store.extra.replayError = err?.error ? errorText(err.error) : t("replayNotAFile");
+    store.emit();
+  }
+}
+
+/** Read a chosen or dropped file and open its first hand. */
+export async function openFile(store, file) {
+  let doc = null;
+  try {
+    doc = JSON.parse(await file.text());
+  } catch {
+    doc = null;
+  }
+  if (!doc || typeof doc !== "object" || !Array.isArray(doc.hands) || !handsOf(doc).length) {
+    store.extra.replayError = t("replayNotAFile");
+    store.update({ replay: null });
+    return;
+  }
+  store.extra.replayFile = doc;
+  await showHand(store, handsOf(doc)[0]);
+}
+
+export function renderReplayPage(store) {
+  const error = store.extra.replayError;
+  return h("section", { class: "replay-page", id: "replay-page", "aria-labelledby": "replay-page-title" },
+    h("h1", { id: "replay-page-title", text: t("replayPageTitle") }),
+    h("p", { text: t("replayPageText") }),
+    h("label", { class: "drop-zone", id: "replay-drop", for: "replay-file" },
+      h("span", { text: t("replayChoose") }),
+      h("input", { type: "file", id: "replay-file", accept: "application/json,.json" })),
+    error ? h("p", { class: "error", id: "replay-error", role: "alert", text: error }) : null,
+    store.extra.replayFile && !store.replay
+      ? h("button", { type: "button", class: "btn", data: { action: "replay-hand", hand: String(handsOf(store.extra.replayFile)[0]) }, text: t("replay") })
+      : null,
+  );
+}
+
+/** The hands of an opened file, one button each (only on the replay page, when several). */
+export function handChooser(r) {
+  if (!r.hands || r.hands.length < 2) return null;
+  return h("div", { class: "row replay-hands-choice", role: "group", "aria-label": t("replayHands") },
+    r.hands.map((n, i) => h("button", {
+      type: "button", class: "btn small", data: { action: "replay-hand", hand: String(n) },
+      "aria-pressed": n === r.hand ? "true" : "false", text: t("replayHand", { n: i + 1 }),
+    })));
+}
+
+/** Download the room's match record as a file. */
+async function saveRecord(store) {
+  const { room, token } = store.session;
+  const record = await api.getRecord(room, token);
+  const blob = new Blob([JSON.stringify(record, null, 1)], { type: "application/json" });
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(blob);
+  link.download = `rummy-${record.variant}-${new Date().toISOString().slice(0, 10)}.json`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
+}
+
+/** The page's click actions, for events.js's table of actions. */
+export function replayActions(store, showError) {
+  return {
+    "replay-hand": (el) => showHand(store, Number(el.dataset.hand)),
+    "save-record": () => saveRecord(store).catch(showError),
+  };
+}
+
+/** The file picker and the drop zone. */
+export function bindReplayPage(store) {
+  document.body.addEventListener("change", (ev) => {
+    if (ev.target?.id === "replay-file" && ev.target.files?.[0]) openFile(store, ev.target.files[0]);
+  });
+  document.body.addEventListener("dragover", (ev) => {
+    if (store.page === "replay") ev.preventDefault();
+  });
+  document.body.addEventListener("drop", (ev) => {
+    if (store.page !== "replay") return;
+    ev.preventDefault();
+    const file = ev.dataTransfer?.files?.[0];
+    if (file) openFile(store, file);
+  });
+}
