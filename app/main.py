@@ -27,6 +27,7 @@ from app.db import create_engine
 from app.errors import AppError, error_payload
 from app.healing import heal_forever
 from app.hub import create_hub
+from app.keycheck import check_key
 from app.persist import create_store
 from app.service import Clock, RoomService, utcnow
 from app.testclock import offset_clock
@@ -57,6 +58,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = create_engine(settings.database_url, settings.db_pool_timeout_seconds)
         app.state.engine = engine  # tests hold its pool
+        await check_key(engine, settings)  # before anything serves: never a 200 unreadable
         hub = create_hub(settings.redis_url)
         await hub.start()
         store = create_store(engine, settings)
