@@ -21,6 +21,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING
 
 from app.errors import InvalidRequest, SeatPresent, StaleVersion
@@ -105,13 +106,24 @@ async def _refuse_if_present(service: RoomService, room_id: str, seat: int) -> N
     connected, away = await service.presence(room_id)
     since = away.get(seat)
     wait = service.settings.away_seconds
-    if seat in connected or since is None:
+    if seat in connected:
         raise SeatPresent(f"seat {seat} is at the table")
+    if since is None:
+        # Joined but never connected (as far as the hub knows): away since the room last
+        # moved, so a seat that took its place and vanished cannot hold the table for ever.
+        since = never_seen_since(await service.snapshot(room_id))
     gone = (service.clock() - since).total_seconds()
     if gone < wait:
         raise SeatPresent(
             f"seat {seat} left {gone:.0f} s ago: a stand-in may start after {wait:g} s"
         )
+
+
+def never_seen_since(snap: Snapshot) -> datetime:
+    """When a seat without any socket ever seen counts as away from: the room's last join,
+    move or vote (`active_at`; SQLite gives it back without its time zone, which is UTC)."""
+    since = snap.active_at
+    return since if since.tzinfo is not None else since.replace(tzinfo=UTC)
 
 
 async def end(
