@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import rules
 from app import guards, head, logscrub, openapi
 from app.api import health, hints, moves, rooms, seats, watch, ws
+from app.api.catchup import catch_up_forever
 from app.api.fanout import Fanout
 from app.config import Settings, get_settings
 from app.db import create_engine
@@ -70,10 +71,13 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         purger = asyncio.create_task(_purge_forever(service, settings.purge_interval_seconds))
         healer = asyncio.create_task(heal_forever(service, settings.heal_interval_seconds))
         timer = asyncio.create_task(run_timers(service, settings.timer_interval_seconds))
+        catchup = asyncio.create_task(
+            catch_up_forever(app.state.fanout, service, settings.heal_interval_seconds)
+        )
         try:
             yield
         finally:
-            for task in (purger, healer, timer):
+            for task in (purger, healer, timer, catchup):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
