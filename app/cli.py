@@ -18,6 +18,7 @@ def _serve(args: argparse.Namespace) -> int:
     from app.config import get_settings
     from app.db import create_engine
     from app.guards.connections import server_config
+    from app.keycheck import KeyMismatch, check_key
     from app.main import create_app
 
     settings = get_settings()
@@ -26,6 +27,7 @@ def _serve(args: argparse.Namespace) -> int:
         engine = create_engine(settings.database_url)
         try:
             await migrate.upgrade(engine)
+            await check_key(engine, settings)
         finally:
             await engine.dispose()
 
@@ -34,7 +36,11 @@ def _serve(args: argparse.Namespace) -> int:
     logscrub.install()  # before the first log line: no record of this process shows a token
     level = 5 if args.log_level == "trace" else args.log_level.upper()  # uvicorn's TRACE is 5
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
-    asyncio.run(upgrade())
+    try:
+        asyncio.run(upgrade())
+    except KeyMismatch as exc:
+        print(f"rummy serve: {exc}", file=sys.stderr)  # one line, no traceback: an operator's fix
+        return 2
     options: dict[str, Any] = {"host": args.host, "port": args.port}
     options["log_level"] = args.log_level
     if args.workers > 1:

@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 import rules
 from app import guards, logscrub
 from app.api import asyncapi, health, hints, moves, openapi, replays, rooms, seats, watch, ws
+from app.api.catchup import catch_up_forever
 from app.api.fanout import Fanout
 from app.clock import Clock, utcnow
 from app.config import Settings, get_settings
@@ -28,6 +29,7 @@ from app.db import create_engine
 from app.errors import AppError, error_payload
 from app.guards import head
 from app.hub import Hub, LocalHub
+from app.keycheck import check_key
 from app.persist import create_store
 from app.rooms.healing import heal_forever
 from app.rooms.service import RoomService
@@ -59,6 +61,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = create_engine(settings.database_url, settings.db_pool_timeout_seconds)
         app.state.engine = engine  # tests hold its pool
+        await check_key(engine, settings)  # before anything serves: never a 200 unreadable
         hub = create_hub(settings.redis_url)
         await hub.start()
         store = create_store(engine, settings)
@@ -73,10 +76,13 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         purger = asyncio.create_task(_purge_forever(service, settings.purge_interval_seconds))
         healer = asyncio.create_task(heal_forever(service, settings.heal_interval_seconds))
         timer = asyncio.create_task(turns.timer.run(settings.timer_interval_seconds))
+        catchup = asyncio.create_task(
+            catch_up_forever(app.state.fanout, service, settings.heal_interval_seconds)
+        )
         try:
             yield
         finally:
-            for task in (purger, healer, timer):
+            for task in (purger, healer, timer, catchup):
                 task.cancel()
                 with contextlib.suppress(asyncio.CancelledError):
                     await task

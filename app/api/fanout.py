@@ -62,6 +62,10 @@ class Audience:
             self._want_presence.add(outbox)
         self._wake()
 
+    def behind(self, version: int) -> list[Outbox]:
+        """The sockets here whose newest view is older than `version` and not on its way."""
+        return [o for o in self.members if o.sent_version < version and o not in self._want_state]
+
     def _event(self, event: Event) -> None:
         if event.get("kind") == "presence":
             self._want_presence.update(self.members)
@@ -167,6 +171,9 @@ class Fanout:
             audience = self._rooms[room] = Audience(self._service, room, self._drop)
         audience.join(outbox, seat)
         return audience
+
+    def audiences(self) -> list[Audience]:
+        return list(self._rooms.values())
 
     def _drop(self, audience: Audience) -> None:
         if self._rooms.get(audience.room) is audience:

@@ -56,6 +56,11 @@ class Outbox:
         self._send_now: SendNow | None = None
         self._idle = False
         self._rest: Coroutine[Any, Any, None] | None = None
+        # The version of the newest view handed to the socket (sent, or taken by the
+        # writer to send), and of the one waiting in its slot: app/api/catchup.py compares
+        # the first with the room's, so a socket that missed a view is sent it again.
+        self.sent_version = -1
+        self._slot_version = -1
 
     def send_directly(self, send_now: SendNow) -> None:
         """Let news go out at once through `send_now` while the writer has nothing to send:
@@ -67,8 +72,11 @@ class Outbox:
         if version < self._newest:
             return
         self._newest = version
-        if not self._sent_now(frame):
+        if self._sent_now(frame):
+            self.sent_version = max(self.sent_version, version)
+        else:
             self._state = frame
+            self._slot_version = version
             self._wake()
 
     def put_presence(self, frame: str) -> None:
@@ -130,6 +138,8 @@ class Outbox:
         self._idle = False
         self._ready.clear()
         taken = Taken(self._rest, list(self._frames), self._state, self._presence, self._failure)
+        if self._state is not None:
+            self.sent_version = max(self.sent_version, self._slot_version)
         self._frames.clear()
         self._rest = self._state = self._presence = self._failure = None
         return taken

@@ -7,10 +7,14 @@ with two guards uvicorn lacks at the connection level:
   times out connections idle *between* requests (`timeout_keep_alive`), so a client that
   sends half a head and then trickles or stops held its connection forever.
 - a cap on open HTTP connections per client address (`max_connections_per_client`, 0 for
-  none, off with `rate_limit_enabled`): one over it gets 429 and is closed at once, before
-  it can send anything. A
-  connection upgraded to a websocket leaves this count (uvicorn's own connection set does
-  the same); open sockets per address have their own cap, `ws_max_per_client`.
+  none, off with `rate_limit_enabled`): one over it gets 429 and is closed as soon as its
+  first bytes show a plain request. A connection upgraded to a websocket leaves this count
+  (uvicorn's own connection set does the same); open sockets per address have their own
+  cap, `ws_max_per_client`. So that cap, not this one, bounds a burst of websocket
+  handshakes (2,000 sockets opened at once from one address were refused at 64 while their
+  upgrade requests were still on the way), a connection over the HTTP cap may still send
+  an upgrade, up to `ws_max_per_client` more connections than the HTTP cap; past that it
+  is refused on arrival.
 
 The address is the TCP peer's: behind a reverse proxy on the same host every client
 shares the proxy's address, so raise the cap (or set 0) and let the proxy cap connections.
@@ -48,11 +52,18 @@ class GuardedConfig(uvicorn.Config):
     """uvicorn's Config plus the two guards' limits (picklable, for `--workers`)."""
 
     def __init__(
-        self, app: Any, *, header_timeout: float, max_per_client: int, **options: Any
+        self,
+        app: Any,
+        *,
+        header_timeout: float,
+        max_per_client: int,
+        handshakes_per_client: int = 0,
+        **options: Any,
     ) -> None:
         super().__init__(app, http=GuardedHttpProtocol, **options)
         self.header_timeout = header_timeout
         self.max_per_client = max_per_client
+        self.handshakes_per_client = handshakes_per_client
 
 
 def server_config(app: Any, settings: Settings, **options: Any) -> GuardedConfig:
@@ -75,6 +86,7 @@ def server_config(app: Any, settings: Settings, **options: Any) -> GuardedConfig
         # A per-address limit like the rates: off with them (bench/load.py runs every
         # client from one address).
         max_per_client=settings.max_connections_per_client if settings.rate_limit_enabled else 0,
+        handshakes_per_client=settings.ws_max_per_client,
         **{**defaults, **options},
     )
 
@@ -95,6 +107,7 @@ class GuardedHttpProtocol(_BaseProtocol):
     _head_timer: asyncio.TimerHandle | None = None
     _cycle_at_arm: Any = None
     _counted: str | None = None  # the address this connection is counted under
+    _over_cap = False  # over the HTTP cap: served only if it turns out a websocket upgrade
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
         super().connection_made(transport)
@@ -103,15 +116,26 @@ class GuardedHttpProtocol(_BaseProtocol):
         if address is not None and cap > 0:
             counts = _open.setdefault(self.server_state, Counter())
             if counts[address] >= cap:
-                message = f"more than {cap} open connections from one address"
-                transport.write(_refusal(429, "Too Many Requests", "rate_limited", message))
-                transport.close()
-                return
+                if counts[address] >= cap + self.config.handshakes_per_client:
+                    self._refuse_over_cap(transport, cap)
+                    return
+                self._over_cap = True
             counts[address] += 1
             self._counted = address
         self._arm_head_timer()
 
+    def _refuse_over_cap(self, transport: asyncio.Transport, cap: int) -> None:
+        message = f"more than {cap} open connections from one address"
+        transport.write(_refusal(429, "Too Many Requests", "rate_limited", message))
+        transport.close()
+
     def data_received(self, data: bytes) -> None:
+        if self._over_cap:
+            self._over_cap = False
+            if b"websocket" not in data.lower():  # a plain request: the HTTP cap holds
+                self._cancel_head_timer()
+                self._refuse_over_cap(self.transport, self.config.max_per_client)
+                return
         if self._head_timer is None and (self.cycle is None or self.cycle.response_complete):
             self._arm_head_timer()  # the first byte of the next request on this connection
         super().data_received(data)

@@ -20,6 +20,7 @@ Of several processes only one even tries a stand-in turn: each turn is claimed i
 from __future__ import annotations
 
 import logging
+from datetime import UTC, datetime
 
 from app.errors import InvalidRequest, SeatPresent, StaleVersion
 from app.persist.records import Snapshot
@@ -86,13 +87,24 @@ async def _refuse_if_present(port: RoomPort, room_id: str, seat: int) -> None:
     connected, away = await port.presence(room_id)
     since = away.get(seat)
     wait = port.settings.away_seconds
-    if seat in connected or since is None:
+    if seat in connected:
         raise SeatPresent(f"seat {seat} is at the table")
+    if since is None:
+        # Joined but never connected (as far as the hub knows): away since the room last
+        # moved, so a seat that took its place and vanished cannot hold the table for ever.
+        since = never_seen_since(await port.snapshot(room_id))
     gone = (port.clock() - since).total_seconds()
     if gone < wait:
         raise SeatPresent(
             f"seat {seat} left {gone:.0f} s ago: a stand-in may start after {wait:g} s"
         )
+
+
+def never_seen_since(snap: Snapshot) -> datetime:
+    """When a seat without any socket ever seen counts as away from: the room's last join,
+    move or vote (`active_at`; SQLite gives it back without its time zone, which is UTC)."""
+    since = snap.active_at
+    return since if since.tzinfo is not None else since.replace(tzinfo=UTC)
 
 
 def turn_claim(kind: str, snap: Snapshot) -> str:

@@ -16,6 +16,8 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import create_async_engine
 
 import rules
+from app.config import Settings
+from app.persist.sealing import key_file
 from app.rooms.tokens import seed_bytes
 
 SEED = 90210
@@ -76,10 +78,18 @@ def sealed_url(database_url: str, tmp_path: Path) -> str:
     return database_url
 
 
+def key_file_for(sealed_url: str, tmp_path: Path) -> str:
+    """The test's own key beside its own SQLite file; on the shared test PostgreSQL, the key
+    every other test's server uses there (one database, one key: app/keycheck.py)."""
+    if sealed_url.startswith("sqlite"):
+        return str(tmp_path / "secret.key")
+    return str(key_file(Settings(database_url=sealed_url)))
+
+
 async def test_no_card_to_come_is_readable_in_the_database(
     sealed_url: str, make_server, tmp_path: Path
 ) -> None:
-    key_file = str(tmp_path / "secret.key")
+    key_file = key_file_for(sealed_url, tmp_path)
     state = start = rules.new_game("classic", 2, seed=seed_bytes(SEED))
     base = make_server(database_url=sealed_url, secret_key_file=key_file)
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
@@ -142,7 +152,7 @@ async def test_a_room_stored_in_the_clear_is_sealed_at_start_and_plays_on(
 ) -> None:
     from test_play import MELDS, OUT_IN_ONE_TURN
 
-    key_file = str(tmp_path / "secret.key")
+    key_file = key_file_for(sealed_url, tmp_path)
     deal = fixed_deal("classic", 2, hands=OUT_IN_ONE_TURN["classic"], stock_top=["KS"])
     state = rules.new_game(
         "classic", 2, seed=seed_bytes(SEED), deal=rules.Deal.model_validate(deal)

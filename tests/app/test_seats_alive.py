@@ -290,3 +290,16 @@ async def test_a_computer_room_times_its_humans_turns_from_the_start(
             lambda f: f["type"] == "state" and f["state"]["seats"][0]["timeouts"] == 1
         )
         assert later["state"]["seats"][1]["timeouts"] == 0  # bots are never timed
+
+
+async def test_a_seat_that_joined_and_never_connected_counts_as_away(
+    alive_server: LiveServer, alive_api: Api, clock: FakeClock
+) -> None:
+    api = alive_api
+    room, tokens = await online_room(api, seed=45)  # the guest joined and never connected
+    async with connect(ws_url(alive_server, room, tokens[0])) as ws:
+        await Socket(ws).state()
+        assert error_code(await stand_in(api, room, tokens[0], 1), 409) == "seat_present"
+        clock.advance(61)  # a minute since the room last moved: the guest is away
+        view = ok(await stand_in(api, room, tokens[0], 1))
+        assert view["seats"][1]["stand_in"] == "hard"
