@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import rules
 from app import guards, head, logscrub, openapi
-from app.api import health, hints, moves, rooms, seats, watch, ws
+from app.api import chat, health, hints, moves, rooms, seats, watch, ws
 from app.api.fanout import Fanout
 from app.config import Settings, get_settings
 from app.db import create_engine
@@ -29,6 +29,7 @@ from app.healing import heal_forever
 from app.hub import create_hub
 from app.persist import create_store
 from app.service import Clock, RoomService, utcnow
+from app.social.registry import attach as attach_friends
 from app.testclock import offset_clock
 from app.timers import run_timers
 from app.views import ErrorBody
@@ -63,6 +64,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         await store.seal_plain_rows()
         service = RoomService(store, hub, settings, clock or utcnow)
         app.state.service = service
+        attach_friends(service, engine)  # chat, rematch, challenges (app/social/)
         app.state.fanout = Fanout(service)
         _tune_gc()
         purger = asyncio.create_task(_purge_forever(service, settings.purge_interval_seconds))
@@ -95,6 +97,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.include_router(watch.router)
     app.include_router(seats.router)
     app.include_router(ws.router)
+    app.include_router(chat.router)
     app.include_router(health.router)
     _add_web(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
 

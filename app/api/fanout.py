@@ -63,6 +63,10 @@ class Audience:
         self._wake()
 
     def _event(self, event: Event) -> None:
+        if event.get("kind") == "frame":  # chat, rematch: the same frame for every socket
+            for outbox in list(self.members):
+                outbox.put(event["frame"])
+            return
         if event.get("kind") == "presence":
             self._want_presence.update(self.members)
         else:
