@@ -53,6 +53,9 @@ export const sendMove = (id, token, move, version, minimal = false) =>
 // The version makes a repeated vote (a double click) a no-op once its hand is dealt.
 export const sendVote = (id, token, vote, version) =>
   request("POST", `${room(id)}/votes`, { token, body: { vote, version } });
+// Chat (API.md v1.2): a seat posts; a seat, or anyone where spectators may watch, reads.
+export const postChat = (id, token, text) => request("POST", `${room(id)}/chat`, { token, body: { text } });
+export const getChat = (id, token) => request("GET", `${room(id)}/chat`, { token });
 // Seats that stay alive: a bot plays `seat` while its owner is away.
 export const standIn = (id, token, seat) => request("POST", `${room(id)}/stand-in`, { token, body: { seat } });
 

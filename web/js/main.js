@@ -2,6 +2,7 @@
 // (create, join, connect, watch, act). Routes: "/" lobby, "/#rules/<variant>",
 // "/r/<room>[#seat=<token>]", "/r/<room>#watch" (a spectator: the table read-only).
 import * as api from "./api.js";
+import { chatFrame, chatSeat, startChat, stopChat } from "./chat.js";
 import { cueFor, play } from "./cues.js";
 import { bindEvents } from "./events.js";
 import { errorText, lang, setLang, t } from "./i18n.js";
@@ -121,6 +122,7 @@ function applyView(view) {
   });
   const ended = view.hand_result && (!prev || prev.phase !== view.phase || prev.hand_number !== view.hand_number);
   store.setView(view);
+  chatSeat(view.seat);
   const cue = cueFor(prev, store.view);
   if (cue) play(cue);
   if (ended || !prev) refreshSheet();
@@ -196,6 +198,7 @@ async function connect() {
       if (msg.type === "state") receive(msg.state);
       else if (msg.type === "presence") noteDepartures(msg.seats);
       else if (msg.type === "error") showError({ error: msg.error });
+      else if (msg.type === "chat") chatFrame(msg);
     },
     onStatus: (status, code) => {
       if (status === "fatal") {
@@ -209,6 +212,7 @@ async function connect() {
     },
   });
   if (token) announceTab();
+  startChat(room, token);
   learnRoom(api.getRoom, room).then(() => store.emit());
 }
 
@@ -218,6 +222,7 @@ const game = {
     const players = Number(f.players) || 2;
     const body = { variant: f.variant, players, mode: f.mode, name: f.name || t("defaultName", { n: 1 }) };
     body.spectators = f.spectators !== false;
+    body.chat = f.chat !== false;
     if (f.mode !== "local" && Number(f.turnSeconds)) body.turn_seconds = Number(f.turnSeconds);
     if (store.rules(f.variant).penalty_limits?.length) body.limit = Number(f.limit) || store.rules(f.variant).penalty_limit;
     if (f.mode === "computer") {
@@ -349,6 +354,7 @@ async function route() {
     } else {
       store.update({ page: "lobby" });
     }
+    stopChat();
     return;
   }
   const room = decodeURIComponent(m[1]);
@@ -384,7 +390,7 @@ async function route() {
 async function boot() {
   setLang(lang(), false);
   const name = localStorage.getItem("rummy.name") || "";
-  store.extra.lobby = { variant: "classic", players: "2", mode: "online", level: "medium", name, spectators: true };
+  store.extra.lobby = { variant: "classic", players: "2", mode: "online", level: "medium", name, spectators: true, chat: true };
   bindEvents(store, game);
   window.addEventListener("hashchange", () => {
     if (location.pathname === "/" || location.pathname === "") route();
