@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import rules
 from app import guards, head, logscrub, openapi
-from app.api import chat, health, hints, moves, rooms, seats, watch, ws
+from app.api import chat, health, hints, moves, rematch, rooms, seats, watch, ws
 from app.api.fanout import Fanout
 from app.config import Settings, get_settings
 from app.db import create_engine
@@ -98,6 +98,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.include_router(seats.router)
     app.include_router(ws.router)
     app.include_router(chat.router)
+    app.include_router(rematch.router)
     app.include_router(health.router)
     _add_web(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
 

@@ -17,12 +17,14 @@ from app.persist.sealing import cipher_for
 from app.service import RoomService
 from app.social.chat import Chat
 from app.social.options import RoomSocialRows
+from app.social.rematch import Rematches
 
 
 @dataclass(frozen=True)
 class Friends:
     chat: Chat
     rows: RoomSocialRows
+    rematches: Rematches
 
 
 _ATTACHED: weakref.WeakKeyDictionary[RoomService, Friends] = weakref.WeakKeyDictionary()
@@ -32,7 +34,11 @@ def attach(service: RoomService, engine: AsyncEngine) -> Friends:
     sessions = create_sessionmaker(engine)
     rows = RoomSocialRows(sessions)
     cipher = cipher_for(service.settings)  # the key that seals the rooms' states
-    friends = Friends(chat=Chat(service, sessions, rows, cipher), rows=rows)
+    friends = Friends(
+        chat=Chat(service, sessions, rows, cipher),
+        rows=rows,
+        rematches=Rematches(service, sessions, rows),
+    )
     _ATTACHED[service] = friends
     return friends
 
