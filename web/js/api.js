@@ -56,6 +56,8 @@ export const sendVote = (id, token, vote, version) =>
 // Chat (API.md v1.2): a seat posts; a seat, or anyone where spectators may watch, reads.
 export const postChat = (id, token, text) => request("POST", `${room(id)}/chat`, { token, body: { text } });
 export const getChat = (id, token) => request("GET", `${room(id)}/chat`, { token });
+// Rematch (API.md v1.2): this seat's place in the finished match's next one.
+export const rematch = (id, token) => request("POST", `${room(id)}/rematch`, { token });
 // Seats that stay alive: a bot plays `seat` while its owner is away.
 export const standIn = (id, token, seat) => request("POST", `${room(id)}/stand-in`, { token, body: { seat } });
 

@@ -146,6 +146,7 @@ export function bindEvents(store, game) {
       store.emit();
     },
     watch: () => game.watch(),
+    rematch: () => game.rematch(),
     "stand-in": (el) => game.standIn(Number(el.dataset.seat)),
   };
 

@@ -199,6 +199,10 @@ async function connect() {
       else if (msg.type === "presence") noteDepartures(msg.seats);
       else if (msg.type === "error") showError({ error: msg.error });
       else if (msg.type === "chat") chatFrame(msg);
+      else if (msg.type === "rematch") {
+        store.extra.rematch = { from: room, room: msg.room, seat: msg.seat, name: msg.name };
+        store.emit();
+      }
     },
     onStatus: (status, code) => {
       if (status === "fatal") {
@@ -213,6 +217,14 @@ async function connect() {
   });
   if (token) announceTab();
   startChat(room, token);
+  store.extra.rematch = null;
+  api.getRoom(room).then((info) => {
+    // A rematch asked before this page opened: the frame is gone, the summary says it.
+    if (info.rematch && store.session?.room === room && !store.extra.rematch) {
+      store.extra.rematch = { from: room, room: info.rematch, seat: null, name: t("someone") };
+      store.emit();
+    }
+  }).catch(() => {});
   learnRoom(api.getRoom, room).then(() => store.emit());
 }
 
@@ -311,6 +323,23 @@ const game = {
       }
       store.toast = null;
       receive(unwrapView(await api.getState(s.room, s.token)), true);
+    } catch (err) {
+      showError(err);
+    }
+  },
+
+  /** The match is over: this seat's place in the rematch (made now, or taken). */
+  async rematch() {
+    const s = store.session;
+    try {
+      const res = await api.rematch(s.room, s.token);
+      const tokens = normalizeTokens(res.tokens);
+      store.session = { room: res.room, seat: res.seat, token: res.token, mode: s.mode, tokens };
+      saveGame({ room: res.room, seat: res.seat, token: res.token, mode: s.mode, tokens, variant: store.view?.variant });
+      history.pushState(null, "", `/r/${res.room}#seat=${res.token}`);
+      store.sheet = [];
+      store.revealed = null;
+      await connect();
     } catch (err) {
       showError(err);
     }

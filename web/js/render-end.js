@@ -97,6 +97,19 @@ function verifyLink(store, view) {
   return h("a", { class: "btn", id: "verify-link", href: `/web/verify.html#${params}`, target: "_blank", rel: "noopener", text: t("verifyDeal") });
 }
 
+/** The match is over: "Rematch", or once another seat asked, who did and one button to
+ * take this seat in the new room (API.md v1.2 rematch). */
+function rematchBlock(store, view) {
+  const asked = store.extra.rematch;
+  if (!asked || asked.from !== view.room) {
+    return h("button", { type: "button", class: "btn primary", id: "rematch", data: { action: "rematch" }, text: t("rematch") });
+  }
+  const by = asked.seat === view.seat ? null : asked.name;
+  return h("div", { class: "rematch-offer", id: "rematch-offer" },
+    by ? h("p", { text: t("rematchWanted", { name: by }) }) : null,
+    h("button", { type: "button", class: "btn primary", id: "rematch", data: { action: "rematch" }, text: by ? t("rematchTakeSeat") : t("rematch") }));
+}
+
 export function renderHandEnd(store) {
   const view = store.view;
   const r = view.hand_result;
@@ -114,6 +127,7 @@ export function renderHandEnd(store) {
     view.seat === null ? null : h("div", { class: "votes" },
       over ? null : voteBlock(view, "next_hand", t("nextHand"), store),
       voteBlock(view, "new_match", t("newMatch"), store, over),
+      over ? rematchBlock(store, view) : null,
       h("button", { type: "button", class: "btn", data: { action: "replay" }, text: t("replay") }),
       reviewButton(store),
       verifyLink(store, view),
