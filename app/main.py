@@ -20,7 +20,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import rules
 from app import guards, head, logscrub, openapi
-from app.api import chat, health, hints, moves, rematch, rooms, seats, watch, ws
+from app.api import challenges, chat, health, hints, moves, rematch, rooms, seats, watch, ws
 from app.api.fanout import Fanout
 from app.config import Settings, get_settings
 from app.db import create_engine
@@ -99,6 +99,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.include_router(ws.router)
     app.include_router(chat.router)
     app.include_router(rematch.router)
+    app.include_router(challenges.router)
     app.include_router(health.router)
     _add_web(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
 
@@ -185,4 +186,5 @@ def _add_web(app: FastAPI, web_dir: Path) -> None:
 
     app.add_api_route("/", page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/r/{room}", page, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/c/{challenge}", page, methods=["GET"], include_in_schema=False)
     app.mount("/web", StaticFiles(directory=web_dir, check_dir=False), name="web")

@@ -15,6 +15,7 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.db import create_sessionmaker
 from app.persist.sealing import cipher_for
 from app.service import RoomService
+from app.social.challenges import Challenges
 from app.social.chat import Chat
 from app.social.options import RoomSocialRows
 from app.social.rematch import Rematches
@@ -25,6 +26,7 @@ class Friends:
     chat: Chat
     rows: RoomSocialRows
     rematches: Rematches
+    challenges: Challenges
 
 
 _ATTACHED: weakref.WeakKeyDictionary[RoomService, Friends] = weakref.WeakKeyDictionary()
@@ -38,6 +40,7 @@ def attach(service: RoomService, engine: AsyncEngine) -> Friends:
         chat=Chat(service, sessions, rows, cipher),
         rows=rows,
         rematches=Rematches(service, sessions, rows),
+        challenges=Challenges(service, sessions),
     )
     _ATTACHED[service] = friends
     return friends
