@@ -147,6 +147,8 @@ export function bindEvents(store, game) {
     },
     watch: () => game.watch(),
     rematch: () => game.rematch(),
+    challenge: () => game.challenge(),
+    "challenge-refresh": () => game.showChallenge(store.extra.challenge?.id),
     "stand-in": (el) => game.standIn(Number(el.dataset.seat)),
   };
 
@@ -219,6 +221,7 @@ export function bindEvents(store, game) {
     store.extra.lobby.name = name;
     localStorage.setItem("rummy.name", name);
     if (el.dataset.form === "create") game.create();
+    else if (el.dataset.form === "challenge") game.playChallenge(name);
     else game.join(name);
   });
 }

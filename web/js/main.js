@@ -2,6 +2,7 @@
 // (create, join, connect, watch, act). Routes: "/" lobby, "/#rules/<variant>",
 // "/r/<room>[#seat=<token>]", "/r/<room>#watch" (a spectator: the table read-only).
 import * as api from "./api.js";
+import { loadChallenge } from "./challenge.js";
 import { chatFrame, chatSeat, startChat, stopChat } from "./chat.js";
 import { cueFor, play } from "./cues.js";
 import { bindEvents } from "./events.js";
@@ -328,6 +329,45 @@ const game = {
     }
   },
 
+  /** "Challenge a friend": a computer match whose deals a friend can play too. */
+  async challenge() {
+    const f = store.extra.lobby;
+    const players = Number(f.players) || 2;
+    const bots = Object.fromEntries(Array.from({ length: players - 1 }, (_, i) => [String(i + 1), f.level || "medium"]));
+    const name = f.name || t("defaultName", { n: 1 });
+    try {
+      const res = await api.createChallenge({ variant: f.variant, players, bots, name });
+      saveGame({ room: res.room, seat: 0, token: res.token, mode: "computer", variant: f.variant, names: [name], challenge: res.challenge });
+      history.pushState(null, "", `/c/${res.challenge}`);
+      await game.showChallenge(res.challenge);
+    } catch (err) {
+      showError(err);
+    }
+  },
+
+  async playChallenge(name) {
+    const id = store.extra.challenge?.id;
+    try {
+      const res = await api.playChallenge(id, name || t("defaultName", { n: 1 }));
+      const variant = store.extra.challenge.result?.variant;
+      saveGame({ room: res.room, seat: 0, token: res.token, mode: "computer", variant, names: [name], challenge: id });
+      store.session = { room: res.room, seat: 0, token: res.token, mode: "computer", tokens: null };
+      history.pushState(null, "", `/r/${res.room}#seat=${res.token}`);
+      store.sheet = [];
+      await connect();
+    } catch (err) {
+      showError(err);
+    }
+  },
+
+  async showChallenge(id) {
+    if (!id) return;
+    socket?.close();
+    stopChat();
+    await loadChallenge(store, id);
+    store.update({ page: "challenge" });
+  },
+
   /** The match is over: this seat's place in the rematch (made now, or taken). */
   async rematch() {
     const s = store.session;
@@ -374,6 +414,11 @@ const game = {
 async function route() {
   const path = location.pathname;
   const m = path.match(/^\/r\/([^/]+)\/?$/);
+  const challenge = path.match(/^\/c\/([^/]+)\/?$/);
+  if (challenge) {
+    await game.showChallenge(decodeURIComponent(challenge[1]));
+    return;
+  }
   if (!m) {
     const rules = location.hash.match(/^#rules\/(\w+)/);
     if (rules) {

@@ -5,6 +5,7 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { seatName, seatNames } from "./names.js";
 import { renderReview, reviewButton } from "./render-review.js";
+import { savedGame } from "./saved.js";
 
 /** Rows of [hand, points per seat, running totals]; an "earlier" row covers hands this browser missed. */
 function sheetRows(store, view) {
@@ -110,6 +111,12 @@ function rematchBlock(store, view) {
     h("button", { type: "button", class: "btn primary", id: "rematch", data: { action: "rematch" }, text: by ? t("rematchTakeSeat") : t("rematch") }));
 }
 
+/** A challenge's room: the comparison with the friends who play the same deals. */
+function challengeLink(view) {
+  const id = savedGame(view.room)?.challenge;
+  return id ? h("a", { class: "btn", id: "challenge-link", href: `/c/${id}`, text: t("challengeCompare") }) : null;
+}
+
 export function renderHandEnd(store) {
   const view = store.view;
   const r = view.hand_result;
@@ -128,6 +135,7 @@ export function renderHandEnd(store) {
       over ? null : voteBlock(view, "next_hand", t("nextHand"), store),
       voteBlock(view, "new_match", t("newMatch"), store, over),
       over ? rematchBlock(store, view) : null,
+      challengeLink(view),
       h("button", { type: "button", class: "btn", data: { action: "replay" }, text: t("replay") }),
       reviewButton(store),
       verifyLink(store, view),

@@ -1,5 +1,6 @@
 // Draws the whole page from the store. Regions are rebuilt with replaceChildren; focus is
 // kept on the same control across a redraw.
+import { renderChallenge } from "./challenge.js";
 import { renderCard } from "./cards.js";
 import { muted } from "./cues.js";
 import { motionOn } from "./motion.js";
@@ -109,6 +110,8 @@ function page(store) {
       return renderRules(store);
     case "join":
       return renderJoin(store);
+    case "challenge":
+      return renderChallenge(store);
     case "error":
       return renderMessage(store.extra.message || t("errorGeneric"));
     case "table": {
