@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.api.responses import BODY, SEAT, errors
 from app.deps import RoomId, SeatDep, ServiceDep
+from app.errors import Unauthorized
 from app.social.chat import ChatHistory, ChatPosted, ChatRequest
 from app.social.registry import friends_of
 
@@ -22,12 +23,26 @@ _POST_403 = 'A token of another room, or a room with `"chat": false` (`forbidden
 async def _reader(
     room: RoomId,
     service: ServiceDep,
+    request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> int | None:
-    """The seat of the bearer token, or None for a reader without one."""
+    """The seat of the bearer token, or None for a reader who sent no credentials at all
+    (credentials of another kind are refused, not taken for none)."""
     if credentials is None:
+        if request.headers.get("authorization") is not None:
+            raise Unauthorized("send the seat token as Authorization: Bearer <token>")
         return None
     return await service.authorize(room, credentials.credentials)
+
+
+@router.api_route(
+    "/rooms/{room}/chat",
+    methods=["PUT", "PATCH", "DELETE", "OPTIONS"],
+    include_in_schema=False,
+)
+async def chat_other_methods() -> None:
+    """A path with two routes: Starlette's 405 would name only the first one's method."""
+    raise HTTPException(405, headers={"Allow": "GET, POST"})
 
 
 @router.post(

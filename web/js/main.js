@@ -3,6 +3,8 @@
 // "/r/<room>[#seat=<token>]", "/r/<room>#watch" (a spectator: the table read-only).
 import * as api from "./api.js";
 import { loadChallenge } from "./challenge.js";
+import { noteTurn } from "./notify.js";
+import { refreshSavedStatus } from "./saved-status.js";
 import { chatFrame, chatSeat, startChat, stopChat } from "./chat.js";
 import { cueFor, play } from "./cues.js";
 import { bindEvents } from "./events.js";
@@ -14,7 +16,7 @@ import { normalizeVariants } from "./render-lobby.js";
 import { buildReplay } from "./replay.js";
 import { dropReview } from "./review.js";
 import { sheetFromLog } from "./scoresheet.js";
-import { loadSheet, saveGame, saveSheet, savedGame } from "./saved.js";
+import { loadSheet, saveGame, saveSheet, savedGame, savedGames } from "./saved.js";
 import { recordHand } from "./stats.js";
 import { noteView } from "./missed.js";
 import { learnRoom } from "./seats-alive.js";
@@ -124,6 +126,7 @@ function applyView(view) {
   const ended = view.hand_result && (!prev || prev.phase !== view.phase || prev.hand_number !== view.hand_number);
   store.setView(view);
   chatSeat(view.seat);
+  noteTurn(prev, store.view, store.session);
   const cue = cueFor(prev, store.view);
   if (cue) play(cue);
   if (ended || !prev) refreshSheet();
@@ -427,6 +430,7 @@ async function route() {
       window.scrollTo(0, 0);
     } else {
       store.update({ page: "lobby" });
+      refreshSavedStatus(store, savedGames());
     }
     stopChat();
     return;

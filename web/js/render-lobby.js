@@ -30,12 +30,21 @@ function modeOption(mode, label, help, form) {
   );
 }
 
+let statuses = {};
+
+/** Where a saved room stands for this seat (web/js/saved-status.js), once read. */
+function savedStatus(g) {
+  const s = statuses[g.room];
+  return s ? h("span", { class: ["saved-status", `status-${s.kind}`], data: { status: s.kind }, text: s.text }) : null;
+}
+
 function savedList(kind, title, games) {
   const mine = games.filter((g) => (g.mode || "online") === kind);
   return h("div", { class: "saved-group", data: { kind } },
     h("h3", { text: title }),
     mine.length
       ? h("ul", {}, mine.map((g) => h("li", { data: { room: g.room } },
+          savedStatus(g),
           h("span", { class: "saved-name" },
             h("strong", { text: (table("variantNames")[g.variant] || g.variant || "") }),
             " ",
@@ -88,6 +97,7 @@ export function renderLobby(store) {
   for (let n = chosen.min; n <= chosen.max; n += 1) counts.push(n);
   const limit = Number(form.limit) || chosen.penalty_limit;
   const games = savedGames();
+  statuses = store.extra.savedStatus || {};
   return h("div", { class: "lobby", id: "lobby" },
     h("form", { class: "card-panel", id: "lobby-form", data: { form: "create" } },
       h("h1", { text: t("lobbyTitle") }),

@@ -1,5 +1,6 @@
 // Draws the whole page from the store. Regions are rebuilt with replaceChildren; focus is
 // kept on the same control across a redraw.
+import { drawNotifyButton } from "./notify.js";
 import { renderChallenge } from "./challenge.js";
 import { renderCard } from "./cards.js";
 import { muted } from "./cues.js";
@@ -170,6 +171,7 @@ export function render(store) {
     toast.replaceChildren();
   }
   $("app").replaceChildren(page(store));
+  drawNotifyButton(store.page === "table" && Boolean(store.session?.token) && store.session?.mode !== "local");
   const news = store.page === "table" ? document.getElementById("last-move")?.textContent || "" : "";
   if (news && $("announce").textContent !== news) $("announce").textContent = news;
   $("overlay").replaceChildren(...(store.replay ? [replayPanel(store)] : []));
