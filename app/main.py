@@ -20,7 +20,21 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import rules
 from app import guards, logscrub
-from app.api import asyncapi, health, hints, moves, openapi, replays, rooms, seats, watch, ws
+from app.api import (
+    asyncapi,
+    challenges,
+    chat,
+    health,
+    hints,
+    moves,
+    openapi,
+    rematch,
+    replays,
+    rooms,
+    seats,
+    watch,
+    ws,
+)
 from app.api.catchup import catch_up_forever
 from app.api.fanout import Fanout
 from app.clock import Clock, utcnow
@@ -33,6 +47,7 @@ from app.keycheck import check_key
 from app.persist import create_store
 from app.rooms.healing import heal_forever
 from app.rooms.service import RoomService
+from app.social.registry import attach as attach_friends
 from app.testclock import offset_clock
 from app.turns.drivers import Turns
 from app.views import ErrorBody
@@ -71,6 +86,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         service.turns = turns.computer  # the move path's step after each commit
         app.state.service = service
         app.state.turns = turns
+        attach_friends(service, engine)  # chat, rematch, challenges (app/social/)
         app.state.fanout = Fanout(service)
         _tune_gc()
         purger = asyncio.create_task(_purge_forever(service, settings.purge_interval_seconds))
@@ -107,6 +123,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.include_router(replays.router)
     app.include_router(seats.router)
     app.include_router(ws.router)
+    app.include_router(chat.router)
+    app.include_router(rematch.router)
+    app.include_router(challenges.router)
     app.include_router(health.router)
     app.include_router(asyncapi.router)
     _add_web(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
@@ -202,4 +221,5 @@ def _add_web(app: FastAPI, web_dir: Path) -> None:
 
     app.add_api_route("/", page, methods=["GET"], include_in_schema=False)
     app.add_api_route("/r/{room}", page, methods=["GET"], include_in_schema=False)
+    app.add_api_route("/c/{challenge}", page, methods=["GET"], include_in_schema=False)
     app.mount("/web", StaticFiles(directory=web_dir, check_dir=False), name="web")

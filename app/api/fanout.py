@@ -67,6 +67,10 @@ class Audience:
         return [o for o in self.members if o.sent_version < version and o not in self._want_state]
 
     def _event(self, event: Event) -> None:
+        if event.get("kind") == "frame":  # chat, rematch: the same frame for every socket
+            for outbox in list(self.members):
+                outbox.put(event["frame"])
+            return
         if event.get("kind") == "presence":
             self._want_presence.update(self.members)
         else:

@@ -8,6 +8,7 @@ import rules
 from app.api.deps import RoomId, SeatDep, ServiceDep
 from app.api.responses import BODY, ROOM, SEAT, errors, view_response
 from app.api.schemas import CreateRoomRequest, JoinRequest
+from app.social.registry import friends_of
 from app.views import (
     CreatedRoom,
     JoinedRoom,
@@ -55,6 +56,8 @@ async def create_room(
         spectators=body.spectators,
         turn_seconds=body.turn_seconds,
     )
+    if not body.chat:
+        await friends_of(service).rows.set_chat(room, False)
     token = tokens[0]
     assert token is not None
     return CreatedRoom(
@@ -89,7 +92,8 @@ async def get_room(room: RoomId, service: ServiceDep) -> RoomSummary:
     """Public summary: variant, players, seats (name, taken, connected, bot), status."""
     snap = await service.snapshot(room)
     presence = await service.hub.presence(room)
-    return build_summary(snap, presence, service.settings.away_seconds)
+    summary = build_summary(snap, presence, service.settings.away_seconds)
+    return await friends_of(service).rows.summary(summary)
 
 
 @router.get("/rooms/{room}/state", response_model=RoomView, responses=errors(*SEAT))

@@ -55,6 +55,7 @@ class CreateRoomRequest(BaseModel):
     spectators: bool = Field(
         True, strict=True, description="whether anyone with the room's id may watch it"
     )
+    chat: bool = Field(True, strict=True, description="whether the seats may chat")
     turn_seconds: int | None = Field(
         None,
         ge=15,

@@ -43,6 +43,7 @@ from app.errors import (
     error_payload,
 )
 from app.rooms.service import RoomService
+from app.social.registry import friends_of
 
 router = APIRouter()
 log = logging.getLogger("rummy.ws")
@@ -97,6 +98,8 @@ async def room_socket(
             snap = await service.snapshot(room)
         fanout: Fanout = websocket.app.state.fanout
         audience = fanout.join(room, seat, outbox)  # its first view and presence come now
+        for frame in await friends_of(service).chat.on_connect(room):
+            outbox.put(frame)
         outbox.send_directly(_send_now(websocket))
         writer = asyncio.create_task(_write(websocket, outbox))
         if seat is not None:
@@ -241,6 +244,9 @@ async def _handle(
     kind = data.get("type") if isinstance(data, dict) else None
     if kind == "ping":
         outbox.put({"type": "pong"})
+        return
+    if kind == "chat":  # a spectator's is refused there (forbidden)
+        await friends_of(service).chat.from_socket(room, seat, data)
         return
     if seat is None:
         if kind in ("move", "vote"):

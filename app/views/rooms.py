@@ -34,6 +34,7 @@ class RoomOptions(BaseModel):
     away_seconds: float = Field(
         60, description="how long a seat must be away before a stand-in may play it"
     )
+    chat: bool = Field(True, description="whether the seats may chat")
 
 
 class RoomSummary(BaseModel):
@@ -49,6 +50,7 @@ class RoomSummary(BaseModel):
     scores: tuple[int, ...]
     seats: tuple[SummarySeat, ...]
     options: RoomOptions
+    rematch: str | None = Field(None, description="the room a rematch of this one made")
 
 
 def room_options(snap: Snapshot, away_seconds: float = 60) -> RoomOptions:

@@ -11,6 +11,7 @@ from sqlalchemy.engine import Connection
 from app import migrate
 from app.db import create_engine
 from app.models import Base
+from app.social import models as _social_tables  # noqa: F401  (registers its tables)
 
 
 async def test_models_match_the_migrations(database_url: str) -> None:
@@ -30,6 +31,7 @@ async def test_models_match_the_migrations(database_url: str) -> None:
             assert await connection.run_sync(diff) == []
             tables = await connection.run_sync(lambda c: set(c.dialect.get_table_names(c)))
         assert {"rooms", "seats", "hands", "moves", "alembic_version"} <= tables
+        assert {"chat_messages", "room_social", "challenges", "challenge_entries"} <= tables
     finally:
         await engine.dispose()
     await asyncio.sleep(0)

@@ -60,6 +60,15 @@ export const sendMove = (id, token, move, version, minimal = false) =>
 // The version makes a repeated vote (a double click) a no-op once its hand is dealt.
 export const sendVote = (id, token, vote, version) =>
   request("POST", `${room(id)}/votes`, { token, body: { vote, version } });
+// Chat (API.md v1.2): a seat posts; a seat, or anyone where spectators may watch, reads.
+export const postChat = (id, token, text) => request("POST", `${room(id)}/chat`, { token, body: { text } });
+export const getChat = (id, token) => request("GET", `${room(id)}/chat`, { token });
+// Rematch (API.md v1.2): this seat's place in the finished match's next one.
+export const rematch = (id, token) => request("POST", `${room(id)}/rematch`, { token });
+// Challenges (API.md v1.2): the same deals for two friends.
+export const createChallenge = (body) => request("POST", "/api/challenges", { body });
+export const playChallenge = (id, name) => request("POST", `/api/challenges/${encodeURIComponent(id)}/play`, { body: { name } });
+export const getChallenge = (id) => request("GET", `/api/challenges/${encodeURIComponent(id)}`);
 // Seats that stay alive: a bot plays `seat` while its owner is away.
 export const standIn = (id, token, seat) => request("POST", `${room(id)}/stand-in`, { token, body: { seat } });
 

@@ -147,6 +147,9 @@ export function bindEvents(store, game) {
       store.emit();
     },
     watch: () => game.watch(),
+    rematch: () => game.rematch(),
+    challenge: () => game.challenge(),
+    "challenge-refresh": () => game.showChallenge(store.extra.challenge?.id),
     "stand-in": (el) => game.standIn(Number(el.dataset.seat)),
     ...replayActions(store, (err) => store.showToast(errorText(err?.error || { code: "network" }))),
   };
@@ -220,6 +223,7 @@ export function bindEvents(store, game) {
     store.extra.lobby.name = name;
     localStorage.setItem("rummy.name", name);
     if (el.dataset.form === "create") game.create();
+    else if (el.dataset.form === "challenge") game.playChallenge(name);
     else game.join(name);
   });
 }

@@ -2,6 +2,10 @@
 // (create, join, connect, watch, act). Routes: "/" lobby, "/#rules/<variant>",
 // "/r/<room>[#seat=<token>]", "/r/<room>#watch" (a spectator: the table read-only).
 import * as api from "./api.js";
+import { loadChallenge } from "./challenge.js";
+import { noteTurn } from "./notify.js";
+import { refreshSavedStatus } from "./saved-status.js";
+import { chatFrame, chatSeat, startChat, stopChat } from "./chat.js";
 import { cueFor, play } from "./cues.js";
 import { bindEvents } from "./events.js";
 import { errorText, lang, setLang, t } from "./i18n.js";
@@ -13,7 +17,7 @@ import { replaySteps } from "./replay.js";
 import { bindReplayPage } from "./replay-page.js";
 import { dropReview } from "./review.js";
 import { sheetFromLog } from "./scoresheet.js";
-import { loadSheet, saveGame, saveSheet, savedGame } from "./saved.js";
+import { loadSheet, saveGame, saveSheet, savedGame, savedGames } from "./saved.js";
 import { recordHand } from "./stats.js";
 import { noteView } from "./missed.js";
 import { learnRoom } from "./seats-alive.js";
@@ -122,6 +126,8 @@ function applyView(view) {
   });
   const ended = view.hand_result && (!prev || prev.phase !== view.phase || prev.hand_number !== view.hand_number);
   store.setView(view);
+  chatSeat(view.seat);
+  noteTurn(prev, store.view, store.session);
   const cue = cueFor(prev, store.view);
   if (cue) play(cue);
   if (ended || !prev) refreshSheet();
@@ -198,6 +204,11 @@ async function connect() {
       if (msg.type === "state") receive(msg.state);
       else if (msg.type === "presence") noteDepartures(msg.seats);
       else if (msg.type === "error") showError({ error: msg.error });
+      else if (msg.type === "chat") chatFrame(msg);
+      else if (msg.type === "rematch") {
+        store.extra.rematch = { from: room, room: msg.room, seat: msg.seat, name: msg.name };
+        store.emit();
+      }
     },
     onStatus: (status, code) => {
       if (status === "fatal") {
@@ -211,6 +222,15 @@ async function connect() {
     },
   });
   if (token) announceTab();
+  startChat(room, token);
+  store.extra.rematch = null;
+  api.getRoom(room).then((info) => {
+    // A rematch asked before this page opened: the frame is gone, the summary says it.
+    if (info.rematch && store.session?.room === room && !store.extra.rematch) {
+      store.extra.rematch = { from: room, room: info.rematch, seat: null, name: t("someone") };
+      store.emit();
+    }
+  }).catch(() => {});
   learnRoom(api.getRoom, room).then(() => store.emit());
 }
 
@@ -220,6 +240,7 @@ const game = {
     const players = Number(f.players) || 2;
     const body = { variant: f.variant, players, mode: f.mode, name: f.name || t("defaultName", { n: 1 }) };
     body.spectators = f.spectators !== false;
+    body.chat = f.chat !== false;
     if (f.mode !== "local" && Number(f.turnSeconds)) body.turn_seconds = Number(f.turnSeconds);
     if (store.rules(f.variant).penalty_limits?.length) body.limit = Number(f.limit) || store.rules(f.variant).penalty_limit;
     if (f.mode === "computer") {
@@ -313,6 +334,62 @@ const game = {
     }
   },
 
+  /** "Challenge a friend": a computer match whose deals a friend can play too. */
+  async challenge() {
+    const f = store.extra.lobby;
+    const players = Number(f.players) || 2;
+    const bots = Object.fromEntries(Array.from({ length: players - 1 }, (_, i) => [String(i + 1), f.level || "medium"]));
+    const name = f.name || t("defaultName", { n: 1 });
+    try {
+      const res = await api.createChallenge({ variant: f.variant, players, bots, name });
+      saveGame({ room: res.room, seat: 0, token: res.token, mode: "computer", variant: f.variant, names: [name], challenge: res.challenge });
+      history.pushState(null, "", `/c/${res.challenge}`);
+      await game.showChallenge(res.challenge);
+    } catch (err) {
+      showError(err);
+    }
+  },
+
+  async playChallenge(name) {
+    const id = store.extra.challenge?.id;
+    try {
+      const res = await api.playChallenge(id, name || t("defaultName", { n: 1 }));
+      const variant = store.extra.challenge.result?.variant;
+      saveGame({ room: res.room, seat: 0, token: res.token, mode: "computer", variant, names: [name], challenge: id });
+      store.session = { room: res.room, seat: 0, token: res.token, mode: "computer", tokens: null };
+      history.pushState(null, "", `/r/${res.room}#seat=${res.token}`);
+      store.sheet = [];
+      await connect();
+    } catch (err) {
+      showError(err);
+    }
+  },
+
+  async showChallenge(id) {
+    if (!id) return;
+    socket?.close();
+    stopChat();
+    await loadChallenge(store, id);
+    store.update({ page: "challenge" });
+  },
+
+  /** The match is over: this seat's place in the rematch (made now, or taken). */
+  async rematch() {
+    const s = store.session;
+    try {
+      const res = await api.rematch(s.room, s.token);
+      const tokens = normalizeTokens(res.tokens);
+      store.session = { room: res.room, seat: res.seat, token: res.token, mode: s.mode, tokens };
+      saveGame({ room: res.room, seat: res.seat, token: res.token, mode: s.mode, tokens, variant: store.view?.variant });
+      history.pushState(null, "", `/r/${res.room}#seat=${res.token}`);
+      store.sheet = [];
+      store.revealed = null;
+      await connect();
+    } catch (err) {
+      showError(err);
+    }
+  },
+
   /** Local play: the next player takes the device and uncovers their own cards. */
   async reveal() {
     const s = store.session;
@@ -342,6 +419,11 @@ const game = {
 async function route() {
   const path = location.pathname;
   const m = path.match(/^\/r\/([^/]+)\/?$/);
+  const challenge = path.match(/^\/c\/([^/]+)\/?$/);
+  if (challenge) {
+    await game.showChallenge(decodeURIComponent(challenge[1]));
+    return;
+  }
   if (!m) {
     const rules = location.hash.match(/^#rules\/(\w+)/);
     if (location.hash === "#replay") {
@@ -352,7 +434,9 @@ async function route() {
       window.scrollTo(0, 0);
     } else {
       store.update({ page: "lobby" });
+      refreshSavedStatus(store, savedGames());
     }
+    stopChat();
     return;
   }
   const room = decodeURIComponent(m[1]);
@@ -388,7 +472,7 @@ async function route() {
 async function boot() {
   setLang(lang(), false);
   const name = localStorage.getItem("rummy.name") || "";
-  store.extra.lobby = { variant: "classic", players: "2", mode: "online", level: "medium", name, spectators: true };
+  store.extra.lobby = { variant: "classic", players: "2", mode: "online", level: "medium", name, spectators: true, chat: true };
   bindEvents(store, game);
   bindReplayPage(store);
   window.addEventListener("hashchange", () => {

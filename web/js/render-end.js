@@ -6,6 +6,7 @@ import { t } from "./i18n.js";
 import { seatName, seatNames } from "./names.js";
 import { matchEndReason } from "./match-length.js";
 import { renderReview, reviewButton } from "./render-review.js";
+import { savedGame } from "./saved.js";
 
 /** Rows of [hand, points per seat, running totals]; an "earlier" row covers hands this browser missed. */
 function sheetRows(store, view) {
@@ -107,6 +108,25 @@ function verifyLink(store, view) {
   return h("a", { class: "btn", id: "verify-link", href: `/web/verify.html#${params}`, target: "_blank", rel: "noopener", text: t("verifyDeal") });
 }
 
+/** The match is over: "Rematch", or once another seat asked, who did and one button to
+ * take this seat in the new room (API.md v1.2 rematch). */
+function rematchBlock(store, view) {
+  const asked = store.extra.rematch;
+  if (!asked || asked.from !== view.room) {
+    return h("button", { type: "button", class: "btn primary", id: "rematch", data: { action: "rematch" }, text: t("rematch") });
+  }
+  const by = asked.seat === view.seat ? null : asked.name;
+  return h("div", { class: "rematch-offer", id: "rematch-offer" },
+    by ? h("p", { text: t("rematchWanted", { name: by }) }) : null,
+    h("button", { type: "button", class: "btn primary", id: "rematch", data: { action: "rematch" }, text: by ? t("rematchTakeSeat") : t("rematch") }));
+}
+
+/** A challenge's room: the comparison with the friends who play the same deals. */
+function challengeLink(view) {
+  const id = savedGame(view.room)?.challenge;
+  return id ? h("a", { class: "btn", id: "challenge-link", href: `/c/${id}`, text: t("challengeCompare") }) : null;
+}
+
 export function renderHandEnd(store) {
   const view = store.view;
   const r = view.hand_result;
@@ -125,6 +145,8 @@ export function renderHandEnd(store) {
     view.seat === null ? null : h("div", { class: "votes" },
       over ? null : voteBlock(view, "next_hand", t("nextHand"), store),
       voteBlock(view, "new_match", t("newMatch"), store, over),
+      over ? rematchBlock(store, view) : null,
+      challengeLink(view),
       h("button", { type: "button", class: "btn", data: { action: "replay" }, text: t("replay") }),
       reviewButton(store),
       verifyLink(store, view),

@@ -33,12 +33,21 @@ function modeOption(mode, label, help, form) {
   );
 }
 
+let statuses = {};
+
+/** Where a saved room stands for this seat (web/js/saved-status.js), once read. */
+function savedStatus(g) {
+  const s = statuses[g.room];
+  return s ? h("span", { class: ["saved-status", `status-${s.kind}`], data: { status: s.kind }, text: s.text }) : null;
+}
+
 function savedList(kind, title, games) {
   const mine = games.filter((g) => (g.mode || "online") === kind);
   return h("div", { class: "saved-group", data: { kind } },
     h("h3", { text: title }),
     mine.length
       ? h("ul", {}, mine.map((g) => h("li", { data: { room: g.room } },
+          savedStatus(g),
           h("span", { class: "saved-name" },
             h("strong", { text: (table("variantNames")[g.variant] || g.variant || "") }),
             " ",
@@ -91,6 +100,7 @@ export function renderLobby(store) {
   for (let n = chosen.min; n <= chosen.max; n += 1) counts.push(n);
   const limit = Number(form.limit) || chosen.penalty_limit;
   const games = savedGames();
+  statuses = store.extra.savedStatus || {};
   return h("div", { class: "lobby", id: "lobby" },
     h("form", { class: "card-panel", id: "lobby-form", data: { form: "create" } },
       h("h1", { text: t("lobbyTitle") }),
@@ -126,7 +136,13 @@ export function renderLobby(store) {
       h("label", { class: "field check" },
         h("input", { type: "checkbox", name: "spectators", id: "spectators", checked: form.spectators !== false, data: { field: "spectators" } }),
         h("span", { text: t("allowSpectators") })),
+      h("label", { class: "field check" },
+        h("input", { type: "checkbox", name: "chat", id: "chat-option", checked: form.chat !== false, data: { field: "chat" } }),
+        h("span", { text: t("allowChat") })),
       h("button", { type: "submit", class: "btn primary big", id: "create", disabled: !variants.length, text: t("create") }),
+      h("p", { class: "challenge-offer" },
+        h("button", { type: "button", class: "btn", id: "challenge-create", data: { action: "challenge" }, disabled: !variants.length, text: t("challengeCreate") }),
+        " ", h("span", { class: "muted", text: t("challengeCreateHelp") })),
     ),
     h("section", { class: "card-panel saved", id: "saved" },
       h("h2", { text: t("savedTitle") }),

@@ -1,5 +1,7 @@
 // Draws the whole page from the store. Regions are rebuilt with replaceChildren; focus is
 // kept on the same control across a redraw.
+import { drawNotifyButton } from "./notify.js";
+import { renderChallenge } from "./challenge.js";
 import { renderCard } from "./cards.js";
 import { muted } from "./cues.js";
 import { motionOn } from "./motion.js";
@@ -113,6 +115,8 @@ function page(store) {
       return renderReplayPage(store);
     case "join":
       return renderJoin(store);
+    case "challenge":
+      return renderChallenge(store);
     case "error":
       return renderMessage(store.extra.message || t("errorGeneric"));
     case "table": {
@@ -177,6 +181,7 @@ export function render(store) {
   }
   $("app").replaceChildren(page(store));
   dockToast(toast);
+  drawNotifyButton(store.page === "table" && Boolean(store.session?.token) && store.session?.mode !== "local");
   const news = store.page === "table" ? document.getElementById("last-move")?.textContent || "" : "";
   if (news && $("announce").textContent !== news) $("announce").textContent = news;
   $("overlay").replaceChildren(...(store.replay ? [replayPanel(store)] : []));

@@ -1,0 +1,200 @@
+"""Challenges (API.md v1.2): two friends play the same deals, each against the computer.
+
+A challenge is a match seed and a table plan (variant, players, the bot level of each
+seat). Every entry is a computer room made from that seed, with the caller in seat 0 and
+the same levels in the same seats: `rules.new_game` derives every hand's seed from the
+match seed and the hand's number (rules/shuffle.py), so hand n of every entry deals the
+same hands, discard and stock, and its reshuffles too. The seed is never stored: it is
+derived from the challenge id under the server's key (app/social/keys.py).
+
+What keeps it fair, and what cannot: the cards are the same, and so are the bots' levels;
+the bots' choices are not, because they answer what each player did, and a game that has
+gone another way gives them other things to answer. Deals stay secret until each room's
+own hand is over: challenge rooms have no spectators, their logs need their seat's token,
+and the comparison lists only finished hands, with points and winners, never cards.
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+
+from pydantic import BaseModel, Field
+from sqlalchemy import func, select
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+import rules
+from app.errors import AppError, InvalidRequest, NotFound
+from app.persist import NewSeat
+from app.rooms.service import RoomService
+from app.rooms.setup import DEFAULT_BOT, is_known_bot, players_range
+from app.rooms.tokens import hash_token, new_token
+from app.social.keys import derive
+from app.social.models import Challenge, ChallengeEntry
+from app.social.newroom import open_room
+
+
+class ChallengeNotFound(NotFound):
+    code = "challenge_not_found"
+
+
+class EntryHand(BaseModel):
+    hand: int = Field(description="the hand's number in the log: 0 for the first")
+    points: list[int]
+    winner: int | None
+
+
+class Entry(BaseModel):
+    name: str
+    room: str
+    finished: bool = Field(description="its match is over")
+    hands: list[EntryHand] = Field(description="only hands that are over")
+    match_winner: int | None
+
+
+class ChallengeResult(BaseModel):
+    challenge: str
+    variant: str
+    players: int
+    bots: dict[str, str] = Field(description="seat number -> bot level, the same in every entry")
+    entries: list[Entry]
+
+
+class Seated(BaseModel):
+    challenge: str
+    room: str
+    seat: int
+    token: str
+
+
+class Challenges:
+    def __init__(self, service: RoomService, sessions: async_sessionmaker[AsyncSession]) -> None:
+        self._service = service
+        self._sessions = sessions
+
+    async def create(
+        self, variant: str, players: int | None, bots: dict[str, str], name: str
+    ) -> Seated:
+        """A new challenge and its first entry, the caller's."""
+        if variant not in rules.VARIANTS:
+            raise InvalidRequest(f"unknown variant {variant!r}; see GET /api/variants")
+        low, high = players_range(rules.get_variant(variant))
+        players = low if players is None else players
+        if not low <= players <= high:
+            raise InvalidRequest(f"{variant} takes {low} to {high} players")
+        levels = _levels(players, bots)
+        challenge = secrets.token_urlsafe(9)
+        room, token = await self._open(challenge, variant, levels, name)
+        async with self._sessions.begin() as session:
+            session.add(
+                Challenge(
+                    id=challenge,
+                    room_id=room,
+                    variant=variant,
+                    players=players,
+                    bots=json.dumps(levels),
+                    created_at=self._service.clock(),
+                )
+            )
+            await session.flush()
+            session.add(ChallengeEntry(challenge_id=challenge, room_id=room, seq=0, name=name))
+        return Seated(challenge=challenge, room=room, seat=0, token=token)
+
+    async def play(self, challenge: str, name: str) -> Seated:
+        """Another entry of `challenge`: the same deals, the same bots. Raises
+        ChallengeNotFound."""
+        found = await self._find(challenge)
+        levels = json.loads(found.bots)
+        room, token = await self._open(challenge, found.variant, levels, name)
+        async with self._sessions.begin() as session:
+            seq = await session.scalar(
+                select(func.count())
+                .select_from(ChallengeEntry)
+                .where(ChallengeEntry.challenge_id == challenge)
+            )
+            session.add(
+                ChallengeEntry(challenge_id=challenge, room_id=room, seq=int(seq or 0), name=name)
+            )
+        return Seated(challenge=challenge, room=room, seat=0, token=token)
+
+    async def _open(
+        self, challenge: str, variant: str, levels: dict[str, str], name: str
+    ) -> tuple[str, str]:
+        players = len(levels) + 1
+        token = new_token()
+        seats = [NewSeat(name=name, token_hash=hash_token(token), bot=None)]
+        for seat in range(1, players):
+            level = levels[str(seat)]
+            seats.append(NewSeat(name=f"{level.capitalize()} bot", token_hash=None, bot=level))
+        room = await open_room(
+            self._service,
+            variant=variant,
+            mode="computer",
+            seats=seats,
+            match_seed=derive(self._service.settings, "challenge-seed", challenge),
+            spectators=False,
+        )
+        return room, token
+
+    async def _find(self, challenge: str) -> Challenge:
+        async with self._sessions() as session:
+            found = await session.get(Challenge, challenge)
+        if found is None:
+            raise ChallengeNotFound(f"no challenge {challenge}")
+        return found
+
+    async def result(self, challenge: str) -> ChallengeResult:
+        """Every entry side by side: only hands that are over, points and winners only."""
+        found = await self._find(challenge)
+        async with self._sessions() as session:
+            rows = (
+                await session.scalars(
+                    select(ChallengeEntry)
+                    .where(ChallengeEntry.challenge_id == challenge)
+                    .order_by(ChallengeEntry.seq)
+                )
+            ).all()
+        entries = []
+        for row in rows:
+            try:
+                entries.append(await self._entry(row))
+            except AppError:
+                continue  # its room expired meanwhile
+        return ChallengeResult(
+            challenge=challenge,
+            variant=found.variant,
+            players=found.players,
+            bots=json.loads(found.bots),
+            entries=entries,
+        )
+
+    async def _entry(self, row: ChallengeEntry) -> Entry:
+        snap = await self._service.current(row.room_id)
+        hands = [
+            EntryHand(hand=h.hand, points=list(h.result.points), winner=h.result.winner)
+            for h in await self._service.hand_log(row.room_id)
+            if h.result is not None
+        ]
+        winners = snap.state.match_winner
+        return Entry(
+            name=row.name,
+            room=row.room_id,
+            finished=snap.state.phase == "match_over",
+            hands=hands,
+            match_winner=winners[0] if winners else None,
+        )
+
+
+def _levels(players: int, bots: dict[str, str]) -> dict[str, str]:
+    """The bot level of every seat but the caller's (seat 0); unnamed seats get the
+    default. Raises InvalidRequest."""
+    levels: dict[str, str] = {}
+    for key, level in bots.items():
+        if not key.isdigit() or not 1 <= int(key) < players:
+            raise InvalidRequest(f"bots: seat {key!r} must be a number from 1 to {players - 1}")
+        if not is_known_bot(level):
+            raise InvalidRequest(f"bots: unknown strategy {level!r}")
+        levels[str(int(key))] = level
+    for seat in range(1, players):
+        levels.setdefault(str(seat), DEFAULT_BOT)
+    return dict(sorted(levels.items(), key=lambda kv: int(kv[0])))

@@ -1,0 +1,210 @@
+"""Chat at the table (API.md v1.2 "Chat"): checked, rate limited, stored with the room,
+sent to every socket of the room through the hub.
+
+A message is no move: it changes no version and takes no room lock, only this module's own
+per-room lock, which orders the ids it hands out in this process; across processes the
+primary key (room, id) makes the second writer of an id try again with the next.
+Nothing here logs: a message's text must never reach a log line (API.md). It is stored
+sealed (app/persist/sealing.py, bound to its room and id), so neither a database dump nor
+a driver that logs its statements' parameters (aiosqlite at DEBUG) shows it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import unicodedata
+import weakref
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from pydantic import BaseModel, Field
+from sqlalchemy import func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+
+from app.errors import AppError, Forbidden, RateLimited, Unauthorized
+from app.persist.sealing import StateCipher
+from app.rooms.service import RoomService
+from app.social.models import ChatMessage
+from app.social.options import RoomSocialRows
+
+MAX_CODE_POINTS = 200
+RATE_MESSAGES = 10  # per seat
+RATE_WINDOW = timedelta(seconds=10)
+HISTORY = 100  # messages GET .../chat gives without `since`
+ON_CONNECT = 30  # recent messages a socket is sent when it opens (its outbox holds 64)
+# Bidi embeddings, overrides and isolates: they could make a message read as another.
+BIDI_CONTROLS = frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A))
+ID_RETRIES = 5
+QUIET_ROOMS_MAX = 100_000
+
+
+class InvalidText(AppError):
+    status = 422
+    code = "invalid_text"
+
+
+class ChatEntry(BaseModel):
+    id: int = Field(description="grows by one per room")
+    seat: int
+    name: str
+    text: str
+    at: datetime
+
+
+class ChatPosted(BaseModel):
+    message: ChatEntry
+
+
+class ChatHistory(BaseModel):
+    messages: list[ChatEntry] = Field(description="oldest first")
+
+
+class ChatRequest(BaseModel):
+    text: str = Field(description="1 to 200 characters after trimming; no control characters")
+
+
+def clean_text(text: str) -> str:
+    """`text` trimmed. Raises InvalidText for a control character anywhere in it (Cc, a
+    newline or tab included, and the bidi controls), or nothing or too much left."""
+    for char in text:
+        if unicodedata.category(char) == "Cc" or ord(char) in BIDI_CONTROLS:
+            raise InvalidText(f"control character U+{ord(char):04X} is not allowed in chat")
+    text = text.strip()
+    if not text:
+        raise InvalidText("a message needs some text")
+    if len(text) > MAX_CODE_POINTS:
+        raise InvalidText(f"a message holds at most {MAX_CODE_POINTS} characters")
+    return text
+
+
+def chat_frame(entry: ChatEntry) -> dict[str, Any]:
+    return {"type": "chat", "message": entry.model_dump(mode="json")}
+
+
+class Chat:
+    def __init__(
+        self,
+        service: RoomService,
+        sessions: async_sessionmaker[AsyncSession],
+        rows: RoomSocialRows,
+        cipher: StateCipher,
+    ) -> None:
+        self._service = service
+        self._cipher = cipher
+        self._sessions = sessions
+        self._rows = rows
+        # Rooms read to have no message, so that a connect storm reads no chat: any chat
+        # frame of the room, from any process, takes it out (`_heard`).
+        self._quiet: set[str] = set()
+        self._heard_count = 0
+        service.hub.watch(self._heard)
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    async def post(self, room: str, seat: int | None, text: str) -> ChatEntry:
+        """Store and send one message of `seat` (None: a spectator, refused).
+
+        Raises Forbidden, InvalidText, RateLimited, RoomNotFound, RoomExpired."""
+        snap = await self._service.snapshot(room)
+        if seat is None:
+            raise Forbidden("spectators may read the chat but not write in it")
+        if not await self._rows.chat_on(room):
+            raise Forbidden("chat is off in this room")
+        text = clean_text(text)
+        name = snap.seats[seat].name or f"Player {seat + 1}"
+        lock = self._locks.get(room)
+        if lock is None:
+            lock = self._locks[room] = asyncio.Lock()
+        async with lock:
+            entry = await self._store(room, seat, name, text)
+        await self._service.hub.publish(room, {"kind": "frame", "frame": chat_frame(entry)})
+        return entry
+
+    async def _store(self, room: str, seat: int, name: str, text: str) -> ChatEntry:
+        for attempt in range(ID_RETRIES + 1):
+            now = self._service.clock()
+            try:
+                async with self._sessions.begin() as session:
+                    recent = await session.scalar(
+                        select(func.count())
+                        .select_from(ChatMessage)
+                        .where(
+                            ChatMessage.room_id == room,
+                            ChatMessage.seat == seat,
+                            ChatMessage.at > now - RATE_WINDOW,
+                        )
+                    )
+                    if (recent or 0) >= RATE_MESSAGES:
+                        raise RateLimited(
+                            f"at most {RATE_MESSAGES} messages per seat every "
+                            f"{RATE_WINDOW.seconds} s"
+                        )
+                    last = await session.scalar(
+                        select(func.max(ChatMessage.id)).where(ChatMessage.room_id == room)
+                    )
+                    number = (last or 0) + 1
+                    sealed = self._cipher.seal(_context(room, number), text)
+                    session.add(
+                        ChatMessage(
+                            room_id=room, id=number, seat=seat, name=name, text=sealed, at=now
+                        )
+                    )
+                return ChatEntry(id=number, seat=seat, name=name, text=text, at=now)
+            except IntegrityError:
+                # Another process took that id: take the next one.
+                if attempt == ID_RETRIES:
+                    raise
+        raise AssertionError("unreachable")
+
+    async def history(self, room: str, since: int | None, limit: int = HISTORY) -> list[ChatEntry]:
+        """Messages after id `since`, oldest first; without it the last `limit`."""
+        query = select(ChatMessage).where(ChatMessage.room_id == room)
+        if since is not None:
+            query = query.where(ChatMessage.id > since).order_by(ChatMessage.id).limit(1000)
+        else:
+            query = query.order_by(ChatMessage.id.desc()).limit(limit)
+        async with self._sessions() as session:
+            rows = list((await session.scalars(query)).all())
+        rows.sort(key=lambda r: r.id)
+        return [self._entry(r) for r in rows]
+
+    async def readable(self, room: str, seat: int | None) -> None:
+        """Raises unless a seat (or, where the room may be watched, anyone) may read."""
+        snap = await self._service.snapshot(room)
+        if seat is None and not snap.spectators:
+            raise Unauthorized("this room has no spectators: its chat needs a seat token")
+
+    async def on_connect(self, room: str) -> list[dict[str, Any]]:
+        """The frames of the recent messages, for a socket that just opened."""
+        if room in self._quiet:
+            return []
+        heard = self._heard_count
+        entries = await self.history(room, None, ON_CONNECT)
+        if not entries and heard == self._heard_count:
+            if len(self._quiet) >= QUIET_ROOMS_MAX:
+                self._quiet.clear()
+            self._quiet.add(room)
+        return [chat_frame(e) for e in entries]
+
+    def _heard(self, room: str, event: dict[str, Any]) -> None:
+        frame = event.get("frame")
+        if event.get("kind") == "frame" and isinstance(frame, dict) and frame.get("type") == "chat":
+            self._heard_count += 1
+            self._quiet.discard(room)
+
+    async def from_socket(self, room: str, seat: int | None, frame: dict[str, Any]) -> None:
+        """A `{"type": "chat", "text"}` frame; its refusal is the caller's error frame."""
+        text = frame.get("text")
+        if not isinstance(text, str):
+            raise InvalidText("a chat frame needs its text as a string")
+        await self.post(room, seat, text)
+
+    def _entry(self, row: ChatMessage) -> ChatEntry:
+        # SQLite gives back naive datetimes; every time the server writes is UTC.
+        at = row.at if row.at.tzinfo is not None else row.at.replace(tzinfo=UTC)
+        text = self._cipher.open(_context(row.room_id, row.id), row.text)
+        return ChatEntry(id=row.id, seat=row.seat, name=row.name, text=text, at=at)
+
+
+def _context(room: str, number: int) -> str:
+    return f"chat_messages.text:{room}:{number}"

@@ -1,0 +1,79 @@
+"""Chat in the browser: two players and a spectator, text that is never HTML, quick
+phrases, the unread count, a mute that outlives a reload, the drawer on a phone, and the
+lobby's chat option."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.async_api import expect
+from test_web_watch import full_room
+from webtools import PHONE
+
+pytestmark = pytest.mark.browser
+
+SCRIPT = "<script>window.pwned=1</script><img src=x onerror=window.pwned=2>"
+
+
+async def test_chat_between_two_players_and_a_spectator(pages, http) -> None:
+    room, anna_token = await full_room(http)
+    joined = await http.get(f"/api/rooms/{room}")
+    assert joined.json()["options"]["chat"] is True
+    anna = await pages.page(path=f"/r/{room}#seat={anna_token}", locale="en-GB")
+    await expect(anna.locator("#chat-tab")).to_be_visible()
+    guest = await pages.page(path=f"/r/{room}#watch", locale="en-GB")
+    await expect(guest.locator("#chat-tab")).to_be_visible()
+
+    await anna.locator("#chat-tab").click()
+    await expect(anna.locator("#chat-panel")).to_be_visible()
+    await anna.get_by_role("button", name="Good luck!").click()
+    await anna.locator("#chat-text").fill(SCRIPT)
+    await anna.get_by_role("button", name="Send").click()
+    await expect(anna.locator(".chat-text")).to_have_text(["Good luck!", SCRIPT])
+    # The spectator's tab counts what came while it was closed; the text arrives as text.
+    await expect(guest.locator("#chat-unread")).to_have_text("2")
+    await guest.locator("#chat-tab").click()
+    await expect(guest.locator(".chat-text")).to_have_text(["Good luck!", SCRIPT])
+    await expect(guest.locator("#chat-unread")).to_have_count(0)
+    await expect(guest.locator(".chat-readonly")).to_be_visible()
+    await expect(guest.locator("#chat-text")).to_have_count(0)
+    for page in (anna, guest):
+        assert await page.evaluate("window.pwned") is None
+        assert await page.locator(".chat-list script, .chat-list img").count() == 0
+
+    # Mute Anna: her messages go, and stay gone after a reload.
+    await guest.get_by_role("button", name="Mute Anna").click()
+    await expect(guest.locator(".chat-text")).to_have_count(0)
+    await guest.reload()
+    await guest.locator("#chat-tab").click()
+    await expect(guest.get_by_role("button", name="Unmute Anna")).to_be_visible()
+    await expect(guest.locator(".chat-text")).to_have_count(0)
+    await guest.get_by_role("button", name="Unmute Anna").click()
+    await expect(guest.locator(".chat-text")).to_have_text(["Good luck!", SCRIPT])
+
+
+async def test_on_a_phone_the_chat_is_a_drawer_that_covers_nothing(pages, http) -> None:
+    room, anna_token = await full_room(http)
+    anna = await pages.page(path=f"/r/{room}#seat={anna_token}", viewport=PHONE, locale="nl-NL")
+    await expect(anna.locator("#chat-tab")).to_be_visible()
+    await expect(anna.locator("#chat-panel")).to_be_hidden()
+    await anna.locator("#chat-tab").click()
+    await anna.get_by_role("button", name="Veel succes!").click()
+    await expect(anna.locator(".chat-text")).to_have_text(["Veel succes!"])
+    # The page makes room for the open drawer: the hand can scroll clear of it.
+    height = await anna.evaluate("document.scrollingElement.scrollHeight")
+    await anna.evaluate("window.scrollTo(0, document.scrollingElement.scrollHeight)")
+    hand = await anna.locator("#hand").bounding_box()
+    panel = await anna.locator("#chat").bounding_box()
+    assert hand is not None and panel is not None and height > 0
+    assert hand["y"] + hand["height"] <= panel["y"], (hand, panel)
+
+
+async def test_the_lobby_turns_chat_off(pages, http) -> None:
+    page = await pages.page(path="/", locale="en-GB")
+    await page.locator("#chat-option").uncheck()
+    await page.locator("#create").click()
+    await expect(page.locator("#hand")).to_be_visible()
+    room = page.url.split("/r/")[1].split("#")[0]
+    summary = (await http.get(f"/api/rooms/{room}")).json()
+    assert summary["options"]["chat"] is False
+    await expect(page.locator("#chat-tab")).to_have_count(0)
