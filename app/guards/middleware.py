@@ -93,11 +93,11 @@ class Guards:
             return None
         client = client_of(scope)
         if ROOM_PATH.match(scope["path"]):
-            wait = await self.rates.retry_after("auth_fail", client)
+            wait = await self.rates.ask("auth_fail", client, spend=False)
             if wait is not None:
                 return wait
         if kind is not None:
-            return await self.rates.hit(kind, client)
+            return await self.rates.ask(kind, client, spend=True)
         return None
 
     async def _failed_check(self, scope: Scope) -> None:

@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from datetime import datetime
 from typing import Any
 
 import rules
@@ -268,7 +267,16 @@ class RoomService(RoomReads):
         except StaleVersion:
             self.snapshots.forget(snap.id)
             raise await self._stale(snap.id, entry.seat, "another move was applied first") from None
-        after = _after(snap, entry, version, now)
+        after = replace(
+            snap,
+            version=version,
+            state=entry.state,
+            hand_seq=snap.hand_seq + (1 if entry.new_hand_start is not None else 0),
+            active_at=now,
+            seats=snap.seats if entry.seats is None else entry.seats,
+            turn_deadline=entry.turn_deadline,
+        )
+        carry_seat_infos(snap, after)
         self.snapshots.put(after)
         # The event carries what changed, so other processes (RedisHub) update their cached
         # snapshot of this room instead of reading it back from the database.
@@ -283,21 +291,6 @@ class RoomService(RoomReads):
         }
         await self.hub.publish(snap.id, event)
         return after
-
-
-def _after(snap: Snapshot, entry: Commit, version: int, now: datetime) -> Snapshot:
-    """The room after `entry` committed at `version`."""
-    after = replace(
-        snap,
-        version=version,
-        state=entry.state,
-        hand_seq=snap.hand_seq + (1 if entry.new_hand_start is not None else 0),
-        active_at=now,
-        seats=snap.seats if entry.seats is None else entry.seats,
-        turn_deadline=entry.turn_deadline,
-    )
-    carry_seat_infos(snap, after)
-    return after
 
 
 def _apply_on(snap: Snapshot, seat: int, version: int | None, move: rules.Move) -> rules.GameState:
