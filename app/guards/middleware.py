@@ -112,7 +112,7 @@ class Guards:
             await send_error(send, RateLimited(_SLOW_DOWN), wait)
             return
         limit = self.max_body_bytes
-        too_big = PayloadTooLarge(f"the request body exceeds {limit} bytes")
+        too_big = f"the request body exceeds {limit} bytes"
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
                 try:
@@ -120,7 +120,7 @@ class Guards:
                 except ValueError:
                     declared = limit + 1
                 if declared > limit:
-                    await send_error(send, too_big)
+                    await send_error(send, PayloadTooLarge(too_big))
                     return
         try:
             async with asyncio.timeout(self.body_timeout or None):
@@ -132,7 +132,7 @@ class Guards:
         if body is None:
             return  # the client went away before sending its body
         if len(body) > limit:
-            await send_error(send, too_big)
+            await send_error(send, PayloadTooLarge(too_big))
             return
         replayed = False
 

@@ -25,7 +25,7 @@ from app.errors import AppError, RoomFull, StaleVersion, WaitingForPlayers
 from app.persist import Commit, Snapshot
 from app.persist.records import attendance_json, lowest_free_seat, mark_of, seat_taken
 from app.rooms import setup
-from app.rooms.entries import first_deadline, mark_hands, with_deadline
+from app.rooms.entries import completed, first_deadline
 from app.rooms.port import stand_in_entry
 from app.rooms.reads import RoomReads
 from app.rooms.tokens import hash_token, new_token
@@ -157,21 +157,28 @@ class RoomService(RoomReads):
     async def _decide(
         self, snap: Snapshot, seat: int, version: int | None, move: rules.Move, fresh: bool
     ) -> tuple[Snapshot, rules.GameState]:
-        """The room the move applies to and the state after it.
+        """The room the move applies to and the state after it. Raises StaleVersion (with
+        the seat's view), WaitingForPlayers or rules.IllegalMove.
 
-        A refusal on the cached room is decided again on the database's: the cache may lack
-        news whose event was lost (or that the client saw through another process), and a
-        stale cache must neither turn a valid move away nor keep the room frozen.
+        A refusal on the cached room is decided again on the database's (`fresh`: it is the
+        database's already): the cache may lack news whose event was lost (or that the
+        client saw through another process), and a stale cache must neither turn a valid
+        move away nor keep the room frozen.
         """
-        if not fresh:
+        while True:
             try:
-                return snap, _apply_on(snap, seat, version, move)
-            except (StaleVersion, WaitingForPlayers, rules.IllegalMove):
-                snap = await self.current(snap.id)
-        try:
-            return snap, _apply_on(snap, seat, version, move)
-        except StaleVersion as exc:
-            raise await self._stale(snap.id, seat, str(exc)) from None
+                if version is not None and version != snap.version:
+                    raise StaleVersion(f"version {version} is stale")
+                if snap.is_waiting:
+                    raise WaitingForPlayers("wait until every seat is taken")
+                return snap, rules.apply(snap.state, seat, move)
+            except StaleVersion as exc:
+                if fresh:
+                    raise await self._stale(snap.id, seat, str(exc)) from None
+            except (WaitingForPlayers, rules.IllegalMove):
+                if fresh:
+                    raise
+            snap, fresh = await self.current(snap.id), True
 
     async def cast(
         self,
@@ -261,7 +268,7 @@ class RoomService(RoomReads):
 
         Raises StaleVersion (with the seat's view) when another move landed first."""
         now = self.clock()
-        entry = with_deadline(snap, mark_hands(snap, entry), now)
+        entry = completed(snap, entry, now)
         try:
             version = await self.committer.commit(snap, entry, now)
         except StaleVersion:
@@ -291,13 +298,3 @@ class RoomService(RoomReads):
         }
         await self.hub.publish(snap.id, event)
         return after
-
-
-def _apply_on(snap: Snapshot, seat: int, version: int | None, move: rules.Move) -> rules.GameState:
-    """Raises StaleVersion (a bare one: the caller adds the view), WaitingForPlayers or
-    rules.IllegalMove."""
-    if version is not None and version != snap.version:
-        raise StaleVersion(f"version {version} is stale")
-    if snap.is_waiting:
-        raise WaitingForPlayers("wait until every seat is taken")
-    return rules.apply(snap.state, seat, move)
