@@ -65,7 +65,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         await store.seal_plain_rows()
         service = RoomService(store, hub, settings, clock or utcnow)
         turns = Turns(service, settings)
-        service.turns = turns.computer  # the move path's step after each commit
+        service.turn_steps = turns.computer  # the move path's step after each commit
         app.state.service = service
         app.state.turns = turns
         app.state.fanout = Fanout(service)

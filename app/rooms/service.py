@@ -116,7 +116,7 @@ class RoomService(RoomReads):
                     snap, version = await self._end_stand_in(snap, seat, version)
                 payload = rules.move_to_json(move)
                 snap = await self._apply(snap, seat, version, "move", payload, move)
-                return await self.turns.after_commit(snap)
+                return await self.turn_steps.after_commit(snap)
         finally:
             if back:
                 self._returning.discard((room_id, seat))
@@ -214,7 +214,7 @@ class RoomService(RoomReads):
                     if attempt == MAX_RETRIES:
                         raise
                     continue
-                return await self.turns.after_commit(snap)
+                return await self.turn_steps.after_commit(snap)
         raise AssertionError("unreachable")
 
     async def vote(
