@@ -1,5 +1,5 @@
-"""The room service: the rooms' reads, their creation and joining, and the one path every
-move and vote takes.
+"""The room service: creating and joining rooms, and the one path every move and vote takes
+(on top of the rooms' reads, app/rooms/reads.py).
 
 The move path (`play`, `cast`), thin on purpose:
     authorize                               # the route's dependency, on the cached room
@@ -109,17 +109,30 @@ class RoomService(RoomReads):
         back = seen is not None and seen.seats[seat].stand_in is not None
         if back:
             self._returning.add((room_id, seat))
+        payload = rules.move_to_json(move)
         try:
             async with self.hub.lock(room_id):
                 snap = await self._load(room_id, known)
                 if snap.seats[seat].stand_in is not None:
                     snap, version = await self._end_stand_in(snap, seat, version)
-                payload = rules.move_to_json(move)
-                snap = await self._apply(snap, seat, version, "move", payload, move)
-                return await self.turn_steps.after_commit(snap)
+                for attempt in range(MAX_RETRIES + 1):
+                    if attempt:
+                        snap = await self.snapshot(room_id, fresh=True)
+                    snap, state = await self._decide(snap, seat, version, move, attempt > 0)
+                    entry = Commit(seat=seat, kind="move", payload=payload, state=state)
+                    try:
+                        snap = await self.commit(snap, entry)
+                    except StaleVersion:
+                        # Another process wrote the room first. A move without a version
+                        # means "on whatever is current": apply it again there.
+                        if version is not None or attempt == MAX_RETRIES:
+                            raise
+                        continue
+                    return await self.turn_steps.after_commit(snap)
         finally:
             if back:
                 self._returning.discard((room_id, seat))
+        raise AssertionError("unreachable")
 
     async def _load(self, room_id: str, known: Snapshot | None) -> Snapshot:
         """The room a move applies to, its lock held: the newest cached snapshot when the
@@ -129,30 +142,6 @@ class RoomService(RoomReads):
             if latest is not None:
                 return latest
         return await self.snapshot(room_id)
-
-    async def _apply(
-        self,
-        snap: Snapshot,
-        seat: int,
-        version: int | None,
-        kind: str,
-        payload: dict[str, Any],
-        move: rules.Move,
-    ) -> Snapshot:
-        for attempt in range(MAX_RETRIES + 1):
-            fresh = attempt > 0
-            if fresh:
-                snap = await self.snapshot(snap.id, fresh=True)
-            snap, state = await self._decide(snap, seat, version, move, fresh)
-            entry = Commit(seat=seat, kind=kind, payload=payload, state=state)
-            try:
-                return await self.commit(snap, entry)
-            except StaleVersion:
-                # Another process wrote the room first. A move without a version means
-                # "on whatever is current": apply it again there.
-                if version is not None or attempt == MAX_RETRIES:
-                    raise
-        raise AssertionError("unreachable")
 
     async def _decide(
         self, snap: Snapshot, seat: int, version: int | None, move: rules.Move, fresh: bool
