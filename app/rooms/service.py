@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from typing import Any
+from typing import Any, Unpack
 
 import rules
 from app.errors import AppError, RoomFull, StaleVersion, WaitingForPlayers
@@ -44,7 +44,7 @@ class RoomService(RoomReads):
 
     # -- creating and joining --------------------------------------------------------------
 
-    async def create(self, **request: Any) -> tuple[str, list[str | None]]:
+    async def create(self, **request: Unpack[setup.RoomRequest]) -> tuple[str, list[str | None]]:
         """A new room (app/rooms/setup.py `new_room` takes `request`); returns its id and the
         token of every human seat (None for bots)."""
         room, tokens = setup.new_room(self.settings, self.clock(), **request)

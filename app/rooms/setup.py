@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import secrets
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import bots
 import rules
@@ -17,6 +17,21 @@ from app.rooms.tokens import hash_token, new_token, seed_bytes
 # The computer seats' strategies and levels a room may name (POST /api/rooms `bots`).
 BOT_NAMES = ("random", "greedy", "expert", "easy", "medium", "hard")
 DEFAULT_BOT = "greedy"
+
+
+class RoomRequest(TypedDict):
+    """What a new room is asked for (POST /api/rooms): `new_room`'s keywords."""
+
+    variant: str
+    players: int | None
+    mode: str
+    name: str
+    bots: dict[str, str]
+    seed: int | None
+    deal: rules.Deal | None
+    limit: NotRequired[int | None]
+    spectators: NotRequired[bool]
+    turn_seconds: NotRequired[int | None]
 
 
 def new_room(
