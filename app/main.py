@@ -7,8 +7,8 @@ import asyncio
 import contextlib
 import gc
 import logging
-from collections.abc import AsyncIterator
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Callable
+from contextlib import AbstractAsyncContextManager, asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +72,41 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         clock = offset_clock(settings.clock_offset_file)
     logscrub.install()  # process-wide: also covers servers that do not start via `rummy serve`
 
+    app = FastAPI(
+        title="rummy",
+        version="1",
+        summary="Online Rummy: rooms, moves, votes, a websocket per seat, and the hand log.",
+        lifespan=_lifespan(settings, clock or utcnow),
+        generate_unique_id_function=openapi.operation_id,
+        responses={422: {"model": ErrorBody, "description": "Invalid request or illegal move"}},
+    )
+    _add_error_handlers(app)
+    app.include_router(rooms.router)
+    app.include_router(moves.router)
+    app.include_router(hints.router)
+    app.include_router(watch.router)
+    app.include_router(replays.router)
+    app.include_router(seats.router)
+    app.include_router(ws.router)
+    app.include_router(chat.router)
+    app.include_router(rematch.router)
+    app.include_router(challenges.router)
+    app.include_router(health.router)
+    app.include_router(asyncapi.router)
+    _add_web(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
+
+    guards.install(app, settings)
+    head.install(app)
+    return app
+
+
+def _lifespan(
+    settings: Settings, clock: Clock
+) -> Callable[[FastAPI], AbstractAsyncContextManager[None]]:
+    """What the app runs on, built at start-up and closed at shutdown: the database engine
+    and store, the hub, the room service, the turn drivers on its port, and the tasks that
+    purge, heal and fire turn timers."""
+
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         engine = create_engine(settings.database_url, settings.db_pool_timeout_seconds)
@@ -81,9 +116,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         await hub.start()
         store = create_store(engine, settings)
         await store.seal_plain_rows()
-        service = RoomService(store, hub, settings, clock or utcnow)
+        service = RoomService(store, hub, settings, clock)
         turns = Turns(service, settings)
-        service.turns = turns.computer  # the move path's step after each commit
+        service.turn_steps = turns.computer  # the move path's step after each commit
         app.state.service = service
         app.state.turns = turns
         attach_friends(service, engine)  # chat, rematch, challenges (app/social/)
@@ -107,32 +142,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
             await store.close()
             await engine.dispose()
 
-    app = FastAPI(
-        title="rummy",
-        version="1",
-        summary="Online Rummy: rooms, moves, votes, a websocket per seat, and the hand log.",
-        lifespan=lifespan,
-        generate_unique_id_function=openapi.operation_id,
-        responses={422: {"model": ErrorBody, "description": "Invalid request or illegal move"}},
-    )
-    _add_error_handlers(app)
-    app.include_router(rooms.router)
-    app.include_router(moves.router)
-    app.include_router(hints.router)
-    app.include_router(watch.router)
-    app.include_router(replays.router)
-    app.include_router(seats.router)
-    app.include_router(ws.router)
-    app.include_router(chat.router)
-    app.include_router(rematch.router)
-    app.include_router(challenges.router)
-    app.include_router(health.router)
-    app.include_router(asyncapi.router)
-    _add_web(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
-
-    guards.install(app, settings)
-    head.install(app)
-    return app
+    return lifespan
 
 
 def create_hub(redis_url: str | None) -> Hub:

@@ -66,14 +66,8 @@ async def room_socket(
 ) -> None:
     service: RoomService = websocket.app.state.service
     await websocket.accept()
-    seat: int | None = None  # None: a spectator
     try:
-        if watch:
-            # The room must exist and allow spectators; the view made here is the one the
-            # fan-out then sends.
-            await service.view_text(room, None)
-        else:
-            seat = await _authenticate(websocket, service, room, token)
+        seat = await _admit(websocket, service, room, token, watch)  # None: a spectator
     except AppError as exc:
         with contextlib.suppress(Exception):  # the client may be gone already
             await websocket.send_json({"type": "error", **error_payload(exc)[1]})
@@ -82,10 +76,44 @@ async def room_socket(
     except WebSocketDisconnect:
         return
     outbox = Outbox()
-    audience: Audience | None = None
-    writer: asyncio.Task[None] | None = None
     if seat is not None:
         await service.hub.connect(room, seat)
+    try:
+        await _serve(websocket, service, room, seat, outbox)
+    except (WebSocketDisconnect, RoomNotFound, RoomExpired, Unavailable):
+        pass
+    finally:
+        outbox.close()
+        if seat is not None:
+            await service.hub.disconnect(room, seat)
+    if outbox.behind:
+        log.info("closed a socket that sent more than it read (%d frames waiting)", len(outbox))
+        # Nothing else is queued any more: the close waits only for the client to read.
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(
+                websocket.close(CLOSE_BEHIND, "too far behind: reconnect to resync"),
+                CLOSE_SECONDS,
+            )
+
+
+async def _admit(
+    websocket: WebSocket, service: RoomService, room: str, token: str | None, watch: bool
+) -> int | None:
+    """The socket's seat, None for a spectator. Raises AppError to refuse it."""
+    if watch:
+        # The room must exist and allow spectators; the view made here is the one the
+        # fan-out then sends.
+        await service.view_text(room, None)
+        return None
+    return await _authenticate(websocket, service, room, token)
+
+
+async def _serve(
+    websocket: WebSocket, service: RoomService, room: str, seat: int | None, outbox: Outbox
+) -> None:
+    """Send the room's views and read the client's frames until either side ends."""
+    audience: Audience | None = None
+    writer: asyncio.Task[None] | None = None
     try:
         try:
             # A reconnect must not trust a cache that missed news, and its first view waits
@@ -107,25 +135,7 @@ async def room_socket(
             with contextlib.suppress(AppError):  # else its first move ends it
                 await service.owner_back(room, seat)
         service.wake_bots(room, snap)
-        reading = _Reading()
-        reader = asyncio.create_task(
-            _read(websocket, service, room, seat, outbox, audience, reading)
-        )
-        try:
-            # Whichever ends first ends the socket: a reader waiting for a frame must not
-            # keep open a socket whose writer died, or its client waits for views forever.
-            await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
-        finally:
-            if not reader.done():
-                reading.stop(reader)
-                with contextlib.suppress(asyncio.CancelledError):
-                    await reader
-        if not reader.cancelled() and not reading.stopped:
-            reader.result()  # the client left (raises) or fell behind (closed below)
-        else:
-            await _writer_ended(websocket, writer)
-    except (WebSocketDisconnect, RoomNotFound, RoomExpired, Unavailable):
-        pass
+        await _converse(websocket, service, room, seat, outbox, audience, writer)
     finally:
         if audience is not None:
             audience.leave(outbox)
@@ -133,17 +143,33 @@ async def room_socket(
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await writer
-        outbox.close()
-        if seat is not None:
-            await service.hub.disconnect(room, seat)
-    if outbox.behind:
-        log.info("closed a socket that sent more than it read (%d frames waiting)", len(outbox))
-        # Nothing else is queued any more: the close waits only for the client to read.
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(
-                websocket.close(CLOSE_BEHIND, "too far behind: reconnect to resync"),
-                CLOSE_SECONDS,
-            )
+
+
+async def _converse(
+    websocket: WebSocket,
+    service: RoomService,
+    room: str,
+    seat: int | None,
+    outbox: Outbox,
+    audience: Audience,
+    writer: asyncio.Task[None],
+) -> None:
+    """Run the reader beside the writer; whichever ends first ends the socket: a reader
+    waiting for a frame must not keep open a socket whose writer died, or its client waits
+    for views forever."""
+    reading = _Reading()
+    reader = asyncio.create_task(_read(websocket, service, room, seat, outbox, audience, reading))
+    try:
+        await asyncio.wait({reader, writer}, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        if not reader.done():
+            reading.stop(reader)
+            with contextlib.suppress(asyncio.CancelledError):
+                await reader
+    if not reader.cancelled() and not reading.stopped:
+        reader.result()  # the client left (raises) or fell behind (closed by the caller)
+    else:
+        await _writer_ended(websocket, writer)
 
 
 async def _writer_ended(websocket: WebSocket, writer: asyncio.Task[None]) -> None:

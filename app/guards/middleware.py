@@ -93,11 +93,11 @@ class Guards:
             return None
         client = client_of(scope)
         if ROOM_PATH.match(scope["path"]):
-            wait = await self.rates.retry_after("auth_fail", client)
+            wait = await self.rates.ask("auth_fail", client, spend=False)
             if wait is not None:
                 return wait
         if kind is not None:
-            return await self.rates.hit(kind, client)
+            return await self.rates.ask(kind, client, spend=True)
         return None
 
     async def _failed_check(self, scope: Scope) -> None:
@@ -112,7 +112,7 @@ class Guards:
             await send_error(send, RateLimited(_SLOW_DOWN), wait)
             return
         limit = self.max_body_bytes
-        too_big = PayloadTooLarge(f"the request body exceeds {limit} bytes")
+        too_big = f"the request body exceeds {limit} bytes"
         for name, value in scope.get("headers", ()):
             if name == b"content-length":
                 try:
@@ -120,7 +120,7 @@ class Guards:
                 except ValueError:
                     declared = limit + 1
                 if declared > limit:
-                    await send_error(send, too_big)
+                    await send_error(send, PayloadTooLarge(too_big))
                     return
         try:
             async with asyncio.timeout(self.body_timeout or None):
@@ -132,7 +132,7 @@ class Guards:
         if body is None:
             return  # the client went away before sending its body
         if len(body) > limit:
-            await send_error(send, too_big)
+            await send_error(send, PayloadTooLarge(too_big))
             return
         replayed = False
 

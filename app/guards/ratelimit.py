@@ -65,30 +65,29 @@ class RateLimits:
         self._limiter: SlidingWindowCounterRateLimiter | None = None
         self._outage_logged = -_OUTAGE_LOG_SECONDS
 
-    def _strategy(self) -> SlidingWindowCounterRateLimiter:
-        # Built on first use, inside the server's event loop: the Redis client binds to it.
-        if self._limiter is None:
-            if self._storage is None:
-                self._storage = _storage(self._redis_url)
-            self._limiter = SlidingWindowCounterRateLimiter(self._storage)
-        return self._limiter
-
     async def hit(self, kind: str, client: str) -> float | None:
         """Spend one of `client`'s `kind` actions: `None` when allowed, else the seconds to
         wait. A refused action is not counted."""
-        return await self._ask(kind, client, spend=True)
+        return await self.ask(kind, client, spend=True)
 
     async def retry_after(self, kind: str, client: str) -> float | None:
         """Seconds until `client` may act as `kind` again, `None` when it may now (spends
         nothing)."""
-        return await self._ask(kind, client, spend=False)
+        return await self.ask(kind, client, spend=False)
 
-    async def _ask(self, kind: str, client: str, *, spend: bool) -> float | None:
+    async def ask(self, kind: str, client: str, *, spend: bool) -> float | None:
+        """`hit` (`spend`) or `retry_after`."""
         rate = self.rates.get(kind)
         if rate is None:
             return None
         try:
-            limiter = self._strategy()
+            limiter = self._limiter
+            if limiter is None:
+                # Built on first use, inside the server's event loop: the Redis client
+                # binds to it.
+                if self._storage is None:
+                    self._storage = _storage(self._redis_url)
+                limiter = self._limiter = SlidingWindowCounterRateLimiter(self._storage)
             ask = limiter.hit if spend else limiter.test
             if await ask(rate, kind, client):
                 return None

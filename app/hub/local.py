@@ -125,7 +125,7 @@ class LocalHub:
         return present, away_of(self._away.get(room, {}), present)
 
     async def claim(self, key: str, seconds: float) -> bool:
-        """Whether this process holds `key` (a computer turn: `app.turns.standin.turn_claim`): in
+        """Whether this process holds `key` (a computer turn: app.turns.standin `turn_claim`): in
         one process the room's lock already orders everything, so always."""
         return True
 

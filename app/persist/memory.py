@@ -1,4 +1,4 @@
-"""A store and writer in this process's memory: the room service (`app.rooms.service.RoomService`) runs on
+"""A store and writer in this process's memory: the room service (app/rooms/service.py) runs on
 them without a database or a server, for fast tests. The same rules as the SQL store: a
 compare-and-swap per entry, the lowest free seat, hands ended and dealt, the purge.
 Nothing is sealed: nothing here is at rest.

@@ -1,2 +1,3 @@
-"""The rooms: their reads, creation and joining, and the move path (`service`), the
-snapshot cache behind them, and the port through which the turn drivers act (`port`)."""
+"""The rooms: their reads (`reads`, over the snapshot cache `snapshots`), creation and joining
+(`setup`), and the move path (`service`); and the port through which the turn drivers act
+(`port`)."""

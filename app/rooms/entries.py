@@ -23,37 +23,31 @@ def turn_key(state: rules.GameState) -> tuple[int, int, int, int]:
     return state.match_number, state.hand_number, state.turns_completed, state.turn
 
 
-def with_deadline(snap: Snapshot, entry: Commit, now: datetime) -> Commit:
-    """`entry` with the deadline of the turn it leaves the room in: None without a timer,
-    between hands, while seats are free, and on a computer seat's turn (bots never keep a
-    table waiting); the deadline already running while the same seat's turn goes on."""
-    state = entry.state
-    deadline: datetime | None = None
-    if snap.turn_seconds and state.phase in PLAYING and not snap.is_waiting:
-        if state.turn not in snap.bot_seats:
-            same_turn = snap.state.phase in PLAYING and turn_key(snap.state) == turn_key(state)
-            if same_turn and snap.turn_deadline is not None:
-                deadline = snap.turn_deadline
-            else:
-                deadline = now + timedelta(seconds=snap.turn_seconds)
-    return entry if deadline == entry.turn_deadline else replace(entry, turn_deadline=deadline)
+def completed(snap: Snapshot, entry: Commit, now: datetime) -> Commit:
+    """`entry` (made on `snap`) with the hand it ends or deals and the deadline of the turn
+    it leaves the room in."""
+    before, after = snap.state, entry.state  # phase as every seat view shows it
+    was_playing = before.phase in PLAYING
+    new_hand = None  # only a vote deals
+    if entry.kind == "vote" and after.phase in PLAYING:
+        if not was_playing or rules.hand_start(after) != rules.hand_start(before):
+            new_hand = rules.hand_start(after).model_dump_json()
+    # A hand ends when it is scored, or when a new match abandons it halfway.
+    ended = was_playing and (after.phase not in PLAYING or new_hand is not None)
+    # No deadline without a timer, between hands, while seats are free, or on a computer
+    # seat's turn (bots never keep a table waiting); while the same seat's turn goes on,
+    # the deadline already running.
+    deadline = None
+    if snap.turn_seconds and after.phase in PLAYING and not snap.is_waiting:
+        if after.turn not in snap.bot_seats:
+            same_turn = was_playing and turn_key(before) == turn_key(after)
+            deadline = snap.turn_deadline if same_turn else None
+            deadline = deadline or now + timedelta(seconds=snap.turn_seconds)
+    if (ended, new_hand, deadline) == (entry.hand_ended, entry.new_hand_start, entry.turn_deadline):
+        return entry  # a move within a hand, nearly every entry: no copy (2.7 us each)
+    return replace(entry, hand_ended=ended, new_hand_start=new_hand, turn_deadline=deadline)
 
 
 def first_deadline(snap: Snapshot, now: datetime) -> datetime | None:
     """The deadline a join writes should it fill the room (its first turn starts then)."""
     return now + timedelta(seconds=snap.turn_seconds) if snap.turn_seconds else None
-
-
-def mark_hands(snap: Snapshot, entry: Commit) -> Commit:
-    """Note whether this entry ends the current hand and whether it deals a new one."""
-    before, after = snap.state, entry.state  # phase as every seat view shows it
-    was_playing = before.phase in PLAYING
-    new_hand = None
-    if entry.kind == "vote" and after.phase in PLAYING:
-        if not was_playing or rules.hand_start(entry.state) != rules.hand_start(snap.state):
-            new_hand = rules.hand_start(entry.state).model_dump_json()
-    # A hand ends when it is scored, or when a new match abandons it halfway.
-    ended = was_playing and (after.phase not in PLAYING or new_hand is not None)
-    if ended == entry.hand_ended and new_hand == entry.new_hand_start:
-        return entry  # a move within a hand, nearly every entry: no copy (2.7 us each)
-    return replace(entry, hand_ended=ended, new_hand_start=new_hand)

@@ -34,7 +34,7 @@ class RoomReads:
         self.clock = clock
         self._ttl = timedelta(days=settings.room_ttl_days)
         # The turn drivers' step after each commit (the composition root puts app.turns').
-        self.turns: TurnSteps = NoTurns()
+        self.turn_steps: TurnSteps = NoTurns()
         # Away marks are made on this service's clock, which tests may replace.
         hub.clock = lambda: self.clock()
         # (room, seat) of owners whose return is being recorded: no stand-in move for them
@@ -91,7 +91,7 @@ class RoomReads:
         """A read found news no event brought (it was lost): tell the room's sockets here,
         and play its bots if their turn came while nobody knew."""
         self.hub.notify(snap.id, {"kind": "state", "version": snap.version})
-        self.turns.wake(snap)
+        self.turn_steps.wake(snap)
 
     async def authorize(self, room_id: str, token: str | None) -> int:
         """The seat `token` acts for in `room_id` (see `seated`)."""
@@ -167,7 +167,7 @@ class RoomReads:
 
     def wake_bots(self, room_id: str, snap: Snapshot) -> None:
         """If a bot is to move (say after a restart cut its turn short), play it soon."""
-        self.turns.wake(snap)
+        self.turn_steps.wake(snap)
 
     async def purge(self) -> int:
         purged = await self.store.purge(self.clock() - self._ttl)

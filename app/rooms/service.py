@@ -1,5 +1,5 @@
-"""The room service: the rooms' reads, their creation and joining, and the one path every
-move and vote takes.
+"""The room service: creating and joining rooms, and the one path every move and vote takes
+(on top of the rooms' reads, app/rooms/reads.py).
 
 The move path (`play`, `cast`), thin on purpose:
     authorize                               # the route's dependency, on the cached room
@@ -18,15 +18,14 @@ from __future__ import annotations
 
 import logging
 from dataclasses import replace
-from datetime import datetime
-from typing import Any
+from typing import Any, Unpack
 
 import rules
 from app.errors import AppError, RoomFull, StaleVersion, WaitingForPlayers
 from app.persist import Commit, Snapshot
 from app.persist.records import attendance_json, lowest_free_seat, mark_of, seat_taken
 from app.rooms import setup
-from app.rooms.entries import first_deadline, mark_hands, with_deadline
+from app.rooms.entries import completed, first_deadline
 from app.rooms.port import stand_in_entry
 from app.rooms.reads import RoomReads
 from app.rooms.tokens import hash_token, new_token
@@ -45,7 +44,7 @@ class RoomService(RoomReads):
 
     # -- creating and joining --------------------------------------------------------------
 
-    async def create(self, **request: Any) -> tuple[str, list[str | None]]:
+    async def create(self, **request: Unpack[setup.RoomRequest]) -> tuple[str, list[str | None]]:
         """A new room (app/rooms/setup.py `new_room` takes `request`); returns its id and the
         token of every human seat (None for bots)."""
         room, tokens = setup.new_room(self.settings, self.clock(), **request)
@@ -110,17 +109,30 @@ class RoomService(RoomReads):
         back = seen is not None and seen.seats[seat].stand_in is not None
         if back:
             self._returning.add((room_id, seat))
+        payload = rules.move_to_json(move)
         try:
             async with self.hub.lock(room_id):
                 snap = await self._load(room_id, known)
                 if snap.seats[seat].stand_in is not None:
                     snap, version = await self._end_stand_in(snap, seat, version)
-                payload = rules.move_to_json(move)
-                snap = await self._apply(snap, seat, version, "move", payload, move)
-                return await self.turns.after_commit(snap)
+                for attempt in range(MAX_RETRIES + 1):
+                    if attempt:
+                        snap = await self.snapshot(room_id, fresh=True)
+                    snap, state = await self._decide(snap, seat, version, move, attempt > 0)
+                    entry = Commit(seat=seat, kind="move", payload=payload, state=state)
+                    try:
+                        snap = await self.commit(snap, entry)
+                    except StaleVersion:
+                        # Another process wrote the room first. A move without a version
+                        # means "on whatever is current": apply it again there.
+                        if version is not None or attempt == MAX_RETRIES:
+                            raise
+                        continue
+                    return await self.turn_steps.after_commit(snap)
         finally:
             if back:
                 self._returning.discard((room_id, seat))
+        raise AssertionError("unreachable")
 
     async def _load(self, room_id: str, known: Snapshot | None) -> Snapshot:
         """The room a move applies to, its lock held: the newest cached snapshot when the
@@ -131,48 +143,31 @@ class RoomService(RoomReads):
                 return latest
         return await self.snapshot(room_id)
 
-    async def _apply(
-        self,
-        snap: Snapshot,
-        seat: int,
-        version: int | None,
-        kind: str,
-        payload: dict[str, Any],
-        move: rules.Move,
-    ) -> Snapshot:
-        for attempt in range(MAX_RETRIES + 1):
-            fresh = attempt > 0
-            if fresh:
-                snap = await self.snapshot(snap.id, fresh=True)
-            snap, state = await self._decide(snap, seat, version, move, fresh)
-            entry = Commit(seat=seat, kind=kind, payload=payload, state=state)
-            try:
-                return await self.commit(snap, entry)
-            except StaleVersion:
-                # Another process wrote the room first. A move without a version means
-                # "on whatever is current": apply it again there.
-                if version is not None or attempt == MAX_RETRIES:
-                    raise
-        raise AssertionError("unreachable")
-
     async def _decide(
         self, snap: Snapshot, seat: int, version: int | None, move: rules.Move, fresh: bool
     ) -> tuple[Snapshot, rules.GameState]:
-        """The room the move applies to and the state after it.
+        """The room the move applies to and the state after it. Raises StaleVersion (with
+        the seat's view), WaitingForPlayers or rules.IllegalMove.
 
-        A refusal on the cached room is decided again on the database's: the cache may lack
-        news whose event was lost (or that the client saw through another process), and a
-        stale cache must neither turn a valid move away nor keep the room frozen.
+        A refusal on the cached room is decided again on the database's (`fresh`: it is the
+        database's already): the cache may lack news whose event was lost (or that the
+        client saw through another process), and a stale cache must neither turn a valid
+        move away nor keep the room frozen.
         """
-        if not fresh:
+        while True:
             try:
-                return snap, _apply_on(snap, seat, version, move)
-            except (StaleVersion, WaitingForPlayers, rules.IllegalMove):
-                snap = await self.current(snap.id)
-        try:
-            return snap, _apply_on(snap, seat, version, move)
-        except StaleVersion as exc:
-            raise await self._stale(snap.id, seat, str(exc)) from None
+                if version is not None and version != snap.version:
+                    raise StaleVersion(f"version {version} is stale")
+                if snap.is_waiting:
+                    raise WaitingForPlayers("wait until every seat is taken")
+                return snap, rules.apply(snap.state, seat, move)
+            except StaleVersion as exc:
+                if fresh:
+                    raise await self._stale(snap.id, seat, str(exc)) from None
+            except (WaitingForPlayers, rules.IllegalMove):
+                if fresh:
+                    raise
+            snap, fresh = await self.current(snap.id), True
 
     async def cast(
         self,
@@ -208,7 +203,7 @@ class RoomService(RoomReads):
                     if attempt == MAX_RETRIES:
                         raise
                     continue
-                return await self.turns.after_commit(snap)
+                return await self.turn_steps.after_commit(snap)
         raise AssertionError("unreachable")
 
     async def vote(
@@ -262,13 +257,22 @@ class RoomService(RoomReads):
 
         Raises StaleVersion (with the seat's view) when another move landed first."""
         now = self.clock()
-        entry = with_deadline(snap, mark_hands(snap, entry), now)
+        entry = completed(snap, entry, now)
         try:
             version = await self.committer.commit(snap, entry, now)
         except StaleVersion:
             self.snapshots.forget(snap.id)
             raise await self._stale(snap.id, entry.seat, "another move was applied first") from None
-        after = _after(snap, entry, version, now)
+        after = replace(
+            snap,
+            version=version,
+            state=entry.state,
+            hand_seq=snap.hand_seq + (1 if entry.new_hand_start is not None else 0),
+            active_at=now,
+            seats=snap.seats if entry.seats is None else entry.seats,
+            turn_deadline=entry.turn_deadline,
+        )
+        carry_seat_infos(snap, after)
         self.snapshots.put(after)
         # The event carries what changed, so other processes (RedisHub) update their cached
         # snapshot of this room instead of reading it back from the database.
@@ -283,28 +287,3 @@ class RoomService(RoomReads):
         }
         await self.hub.publish(snap.id, event)
         return after
-
-
-def _after(snap: Snapshot, entry: Commit, version: int, now: datetime) -> Snapshot:
-    """The room after `entry` committed at `version`."""
-    after = replace(
-        snap,
-        version=version,
-        state=entry.state,
-        hand_seq=snap.hand_seq + (1 if entry.new_hand_start is not None else 0),
-        active_at=now,
-        seats=snap.seats if entry.seats is None else entry.seats,
-        turn_deadline=entry.turn_deadline,
-    )
-    carry_seat_infos(snap, after)
-    return after
-
-
-def _apply_on(snap: Snapshot, seat: int, version: int | None, move: rules.Move) -> rules.GameState:
-    """Raises StaleVersion (a bare one: the caller adds the view), WaitingForPlayers or
-    rules.IllegalMove."""
-    if version is not None and version != snap.version:
-        raise StaleVersion(f"version {version} is stale")
-    if snap.is_waiting:
-        raise WaitingForPlayers("wait until every seat is taken")
-    return rules.apply(snap.state, seat, move)

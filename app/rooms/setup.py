@@ -4,8 +4,9 @@ their tokens, and the first turn's deadline. Pure: the room service stores what 
 from __future__ import annotations
 
 import secrets
+from collections.abc import Mapping
 from datetime import datetime, timedelta
-from typing import Any
+from typing import Any, NotRequired, TypedDict
 
 import bots
 import rules
@@ -19,6 +20,21 @@ BOT_NAMES = ("random", "greedy", "expert", "easy", "medium", "hard")
 DEFAULT_BOT = "greedy"
 
 
+class RoomRequest(TypedDict):
+    """What a new room is asked for (POST /api/rooms): `new_room`'s keywords."""
+
+    variant: str
+    players: int | None
+    mode: str
+    name: str
+    bots: Mapping[str, str]
+    seed: int | None
+    deal: rules.Deal | None
+    limit: NotRequired[int | None]
+    spectators: NotRequired[bool]
+    turn_seconds: NotRequired[int | None]
+
+
 def new_room(
     settings: Settings,
     now: datetime,
@@ -27,7 +43,7 @@ def new_room(
     players: int | None,
     mode: str,
     name: str,
-    bots: dict[str, str],
+    bots: Mapping[str, str],
     seed: int | None,
     deal: rules.Deal | None,
     limit: int | None = None,
@@ -99,7 +115,7 @@ def _seats(
     return seats, tokens
 
 
-def _seat_bots(mode: str, players: int, chosen: dict[str, str]) -> dict[int, str]:
+def _seat_bots(mode: str, players: int, chosen: Mapping[str, str]) -> dict[int, str]:
     seat_bots: dict[int, str] = {}
     for key, strategy in chosen.items():
         if not key.isdigit() or not 1 <= int(key) < players:

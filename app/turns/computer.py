@@ -19,7 +19,7 @@ from app.rooms.port import RoomPort
 from app.turns import standin, strategies
 from app.turns.botpool import BotPool
 
-log = logging.getLogger("rummy.service")
+log = logging.getLogger("rummy.computer")
 
 # A bound on consecutive bot turns in one go, so a rules bug cannot spin forever.
 MAX_BOT_TURNS = 2000

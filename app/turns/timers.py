@@ -1,7 +1,7 @@
 """The turn timer (API.md v1.1 `turn_seconds`, `turn_deadline`, `seats[i].timeouts`).
 
 The deadline is data, not a task: every commit writes the room's `turn_deadline` with its
-compare-and-swap (app/rooms/entries.py `with_deadline`), so it is in the database before
+compare-and-swap (app/rooms/entries.py `completed`), so it is in the database before
 anyone sees the move, and a restarted server finds it there. One scheduler per process
 (`TurnTimer.run`) asks the database every `timer_interval_seconds` for the rooms whose
 deadline passed (one indexed query, however many rooms have timers) and plays each overdue

@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import TypeVar, cast
 
 from pydantic import BaseModel, Field
+from pydantic_core import to_json
 
 import rules
 from app.choices import BotLevel, BotName
@@ -103,18 +104,37 @@ def _keep(snap: Snapshot, key: tuple[object, ...], value: object) -> None:
 
 def view_text(snap: Snapshot, seat: int | None, presence: Presence) -> str:
     """`seat`'s view (None: a spectator's) as JSON text, made once per snapshot and presence:
-    every socket and request of the room asks for it after every move."""
-    key = (seat, *_presence_key(presence))
+    every socket and request of the room asks for it after every move.
+
+    The text is `build_view(...).model_dump_json()`'s, made from the views' data: the
+    room's views share every field but the few only their seat sees
+    (`rules.private_fields`), so the spectator's view is turned into JSON data once per
+    snapshot, and each seat's view is that data with its own fields put in, serialized."""
+    seen = _presence_key(presence)
+    key = (seat, *seen)
     text = snap.views.get(key)
     if text is None:
-        view = (
-            build_spectator_view(snap, presence)
-            if seat is None
-            else build_view(snap, seat, presence)
-        )
-        text = view.model_dump_json()
+        fields = _shared_fields(snap, presence, seen)
+        if seat is not None:
+            fields = {**fields, **rules.private_fields(snap.state, seat)}
+            if snap.is_waiting:
+                fields["legal"] = None  # as `build_view`: nobody moves yet
+        text = to_json(fields).decode()
         _keep(snap, key, text)
     return cast(str, text)
+
+
+def _shared_fields(
+    snap: Snapshot, presence: Presence, seen: tuple[object, ...]
+) -> dict[str, object]:
+    """The spectator's view as JSON data, in the model's field order (made once per
+    snapshot and presence)."""
+    key = ("shared", *seen)
+    fields = snap.views.get(key)
+    if fields is None:
+        fields = build_spectator_view(snap, presence).model_dump(mode="json")
+        _keep(snap, key, fields)
+    return cast(dict[str, object], fields)
 
 
 def build_view(snap: Snapshot, seat: int, presence: Presence) -> RoomView:

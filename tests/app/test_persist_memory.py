@@ -136,32 +136,31 @@ async def test_a_seats_view_is_built_once_per_version(monkeypatch: pytest.Monkey
     import app.views
     from app.views import seat as seat_views
 
-    built: list[int | None] = []  # the seats whose views were made (None: a spectator's)
-    real_view, real_spectator = seat_views.build_view, seat_views.build_spectator_view
+    built: list[int | None] = []  # the seats whose own fields were made
+    shared: list[int] = []  # the versions whose shared fields were made
+    real_private, real_shared = rules.private_fields, seat_views.build_spectator_view
 
-    def counting(snap, seat, presence):  # type: ignore[no-untyped-def]
+    def counting(state, seat):  # type: ignore[no-untyped-def]
         built.append(seat)
-        return real_view(snap, seat, presence)
+        return real_private(state, seat)
 
-    def counting_spectator(snap, presence):  # type: ignore[no-untyped-def]
-        built.append(None)
-        return real_spectator(snap, presence)
+    def counting_shared(snap, presence):  # type: ignore[no-untyped-def]
+        shared.append(snap.version)
+        return real_shared(snap, presence)
 
-    monkeypatch.setattr(seat_views, "build_view", counting)
-    monkeypatch.setattr(seat_views, "build_spectator_view", counting_spectator)
+    monkeypatch.setattr(rules, "private_fields", counting)
+    monkeypatch.setattr(seat_views, "build_spectator_view", counting_shared)
     service = make_service()
     room, _ = await online_room(service)
     await service.play(room, 0, DRAW, 0)
     texts = [await service.view_text(room, 0) for _ in range(3)]
     other = await service.view_text(room, 1)
     assert texts[0] is texts[1] is texts[2]
-    assert built == [0, 1]  # once per seat, however many ask
+    assert (built, shared) == ([0, 1], [1])  # the seats' views share the rest
     assert '"KS"' in texts[0] and '"KS"' not in other  # each seat still gets its own
     await service.play(room, 0, rules.parse_move({"type": "meld", "melds": MELDS}), 1)
     assert await service.view_text(room, 0) != texts[0]
-    assert built[-1] == 0
-    spectator = [await service.view_text(room, None) for _ in range(2)]
-    assert spectator[0] is spectator[1] and built.count(None) == 1
+    assert (built[-1], shared[-1]) == (0, 2)
     # Built without validation, yet exactly what validation would have made of it.
     for seat in (0, 1, None):
         text = await service.view_text(room, seat)

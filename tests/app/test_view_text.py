@@ -1,4 +1,4 @@
-"""A view's JSON text is made without its model (app/views.py `view_text`: the room's views
+"""A view's JSON text is made without its model (app/views/seat.py `view_text`: the room's views
 share all but their seat's own fields), and must be byte for byte what the model dumps.
 
 Over seeded random playouts of every variant and player count: every seat's view and the
