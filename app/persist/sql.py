@@ -11,7 +11,6 @@ here, so nothing above this module sees a sealed value.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime
 from typing import Any
@@ -22,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 import rules
 from app.errors import RoomNotFound
 from app.models import Hand, MoveLog, Room, Seat
-from app.persist import sqlite_setup
+from app.persist import plain_rows, sqlite_setup
 from app.persist.records import (
     Commit,
     HandRecord,
@@ -33,13 +32,11 @@ from app.persist.records import (
     as_utc,
     with_attendance,
 )
-from app.persist.sealing import PREFIX, StateCipher
+from app.persist.sealing import StateCipher
 from app.persist.sql_writer import EngineBatches, SqlWriter
 from app.persist.sqlite_setup import SetupOp
 from app.persist.store import Writer
 from app.persist.writes import seal_hand
-
-log = logging.getLogger("rummy.store")
 
 
 def _log_entry(row: MoveLog) -> LogEntry:
@@ -121,6 +118,7 @@ class SqlStore:
             "spectators": snap.spectators,
             "turn_seconds": snap.turn_seconds,
             "turn_deadline": snap.turn_deadline,
+            "attendance": None,
         }
         seat_rows = [
             {
@@ -133,7 +131,13 @@ class SqlStore:
             for s in snap.seats
         ]
         start = seal_hand(self._cipher, room_id, 0, rules.hand_start(snap.state).model_dump_json())
-        hand = {"room_id": room_id, "seq": 0, "start": start, "start_version": 0}
+        hand = {
+            "room_id": room_id,
+            "seq": 0,
+            "start": start,
+            "start_version": 0,
+            "end_version": None,
+        }
         if self._setup is not None:
             await self._setup(sqlite_setup.create_room(room, seat_rows, hand))
             return
@@ -325,52 +329,8 @@ class SqlStore:
         ]
 
     async def seal_plain_rows(self) -> int:
-        """Seal every state and deal an older server stored in the clear; returns how many.
-
-        Run at start, before serving: until then a legacy room's row (and its current
-        hand's deal) would still show the hand in progress. Each UPDATE is conditional on
-        the plain value it read, so a move another process writes meanwhile wins and is
-        left alone. On SQLite the file is then vacuumed, so the plain text does not linger
-        in its free pages (PostgreSQL's own vacuum reclaims the old row versions).
-        """
-        cipher, sealed = self._cipher, 0
-        async with self._sessions.begin() as session:
-            rooms = (
-                await session.execute(
-                    select(Room.id, Room.state).where(Room.state.not_like(f"{PREFIX}%"))
-                )
-            ).all()
-            for room_id, plain in rooms:
-                result = await session.execute(
-                    update(Room)
-                    .where(Room.id == room_id, Room.state == plain)
-                    .values(state=cipher.seal(cipher.state_context(room_id), plain))
-                )
-                sealed += result.rowcount  # type: ignore[attr-defined]
-            hands = (
-                await session.execute(
-                    select(Hand.room_id, Hand.seq, Hand.start).where(
-                        Hand.start.not_like(f"{PREFIX}%")
-                    )
-                )
-            ).all()
-            for room_id, seq, plain in hands:
-                await session.execute(
-                    update(Hand)
-                    .where(Hand.room_id == room_id, Hand.seq == seq)
-                    .values(start=seal_hand(cipher, room_id, seq, plain))
-                )
-            sealed += len(hands)
-        if sealed:
-            log.info("sealed %d rows stored in the clear by an older server", sealed)
-            async with self._sessions() as session:
-                # VACUUM runs outside any transaction.
-                autocommit = {"isolation_level": "AUTOCOMMIT"}
-                conn = await session.connection(execution_options=autocommit)
-                if conn.dialect.name == "sqlite":
-                    await conn.exec_driver_sql("VACUUM")
-                    await conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-        return sealed
+        """Seal what an older server stored in the clear (app/persist/plain_rows.py)."""
+        return await plain_rows.seal_all(self._sessions, self._cipher)
 
     async def versions(self, room_id: str) -> list[int]:
         async with self._sessions() as session:

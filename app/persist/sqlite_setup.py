@@ -23,33 +23,19 @@ from sqlalchemy.dialects import sqlite
 from app.models import Hand, Room, Seat
 
 _DIALECT = sqlite.dialect(paramstyle="named")
-_ROOM_COLUMNS = [
-    "id",
-    "variant",
-    "players",
-    "mode",
-    "version",
-    "state",
-    "hand_seq",
-    "created_at",
-    "active_at",
-    "spectators",
-    "turn_seconds",
-    "turn_deadline",
-]
 
 
-def sqlite_sql(statement: Any, columns: list[str] | None = None) -> str:
+def sqlite_sql(statement: Any) -> str:
     """A SQLAlchemy statement as the SQLite text the writer process runs (named
-    parameters; an insert's columns limited to `columns`)."""
-    return str(statement.compile(dialect=_DIALECT, column_keys=columns))
+    parameters; an insert without values takes every column of its table)."""
+    return str(statement.compile(dialect=_DIALECT))
 
 
 # The statements the writer process runs for a set-up (`sqlite_process.Connection`).
 SETUP_SQL = {
-    "insert_room": sqlite_sql(insert(Room), _ROOM_COLUMNS),
-    "insert_seat": sqlite_sql(insert(Seat), ["room_id", "seat", "name", "token_hash", "bot"]),
-    "insert_hand": sqlite_sql(insert(Hand), ["room_id", "seq", "start", "start_version"]),
+    "insert_room": sqlite_sql(insert(Room)),
+    "insert_seat": sqlite_sql(insert(Seat)),
+    "insert_hand": sqlite_sql(insert(Hand)),
     "free_seats": "SELECT seat FROM seats WHERE room_id = ? AND token_hash IS NULL "
     "AND bot IS NULL ORDER BY seat",
     "take_seat": "UPDATE seats SET name = ?, token_hash = ? WHERE room_id = ? AND seat = ?",
@@ -67,7 +53,7 @@ SetupOp = tuple[Any, ...]
 
 
 def create_room(room: dict[str, Any], seats: list[dict[str, Any]], hand: dict[str, Any]) -> SetupOp:
-    """The op that writes a new room's rows (column values as the models name them)."""
+    """The op that writes a new room's rows (a value for every column of each table)."""
     row = {
         **room,
         "created_at": stamp(room["created_at"]),
