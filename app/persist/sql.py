@@ -15,13 +15,13 @@ from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, bindparam, delete, func, or_, select, update
+from sqlalchemy import Select, bindparam, delete, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import rules
 from app.errors import RoomNotFound
 from app.models import Hand, MoveLog, Room, Seat
-from app.persist import plain_rows, sqlite_setup
+from app.persist import plain_rows, seat_claim, sqlite_setup
 from app.persist.records import (
     Commit,
     HandRecord,
@@ -213,36 +213,18 @@ class SqlStore:
             op = sqlite_setup.take_seat(room_id, name, token_hash, now, deadline)
             seat: int | None = await self._setup(op)
             return seat
+        values = seat_claim.params(room_id, token_hash, now, deadline)
         async with self._sessions.begin() as session:
-            free = (
-                await session.scalars(
-                    select(Seat.seat)
-                    .where(Seat.room_id == room_id, Seat.token_hash.is_(None), Seat.bot.is_(None))
-                    .order_by(Seat.seat)
-                )
-            ).all()
+            free = (await session.scalars(seat_claim.FREE_SEATS, values)).all()
         for seat in free:
             async with self._sessions.begin() as session:
-                result = await session.execute(
-                    update(Seat)
-                    .where(
-                        Seat.room_id == room_id,
-                        Seat.seat == seat,
-                        Seat.token_hash.is_(None),
-                        Seat.bot.is_(None),
-                    )
-                    .values(name=name or f"Player {seat + 1}", token_hash=token_hash)
-                )
-                if result.rowcount == 1:  # type: ignore[attr-defined]
-                    await session.execute(
-                        update(Room).where(Room.id == room_id).values(active_at=now)
-                    )
-                    if deadline is not None and not await self._free_seats(session, room_id):
-                        await session.execute(
-                            update(Room)
-                            .where(Room.id == room_id, Room.turn_seconds.is_not(None))
-                            .values(turn_deadline=deadline)
-                        )
+                conn = await session.connection()
+                claim = {**values, "seat_no": seat, "seat_name": name or f"Player {seat + 1}"}
+                if (await conn.execute(seat_claim.CLAIM, claim)).rowcount == 1:
+                    await conn.execute(seat_claim.TOUCH_ROOM, values)
+                    full = (await conn.execute(seat_claim.FREE_SEATS, values)).first() is None
+                    if deadline is not None and full:
+                        await conn.execute(seat_claim.START_TIMER, values)
                     return seat
         return None
 
@@ -275,15 +257,6 @@ class SqlStore:
                 select(Hand.start_version).where(Hand.room_id == room_id, Hand.seq == seq)
             )
         return int(version or 0)
-
-    @staticmethod
-    async def _free_seats(session: AsyncSession, room_id: str) -> int:
-        free = await session.scalar(
-            select(func.count()).where(
-                Seat.room_id == room_id, Seat.token_hash.is_(None), Seat.bot.is_(None)
-            )
-        )
-        return int(free or 0)
 
     async def due_turns(self, now: datetime, limit: int) -> list[str]:
         """Rooms whose turn deadline has passed, the longest overdue first."""

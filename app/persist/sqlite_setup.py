@@ -21,6 +21,7 @@ from sqlalchemy import insert
 from sqlalchemy.dialects import sqlite
 
 from app.models import Hand, Room, Seat
+from app.persist import seat_claim
 
 _DIALECT = sqlite.dialect(paramstyle="named")
 
@@ -36,11 +37,10 @@ SETUP_SQL = {
     "insert_room": sqlite_sql(insert(Room)),
     "insert_seat": sqlite_sql(insert(Seat)),
     "insert_hand": sqlite_sql(insert(Hand)),
-    "free_seats": "SELECT seat FROM seats WHERE room_id = ? AND token_hash IS NULL "
-    "AND bot IS NULL ORDER BY seat",
-    "take_seat": "UPDATE seats SET name = ?, token_hash = ? WHERE room_id = ? AND seat = ?",
-    "touch_room": "UPDATE rooms SET active_at = ? WHERE id = ?",
-    "start_timer": "UPDATE rooms SET turn_deadline = ? WHERE id = ? AND turn_seconds IS NOT NULL",
+    "free_seats": sqlite_sql(seat_claim.FREE_SEATS),
+    "claim_seat": sqlite_sql(seat_claim.CLAIM),
+    "touch_room": sqlite_sql(seat_claim.TOUCH_ROOM),
+    "start_timer": sqlite_sql(seat_claim.START_TIMER),
 }
 
 # The text SQLAlchemy stores a datetime as on SQLite, so every writer's rows read back alike.
@@ -70,11 +70,5 @@ def take_seat(
     """The op that claims the room's lowest free seat (it returns None when the room is
     full); the seat that fills a room with a turn timer starts its first turn's timer at
     `deadline`."""
-    return (
-        "take_seat",
-        room_id,
-        name,
-        token_hash,
-        stamp(now),
-        stamp(deadline) if deadline is not None else None,
-    )
+    stamped = stamp(deadline) if deadline is not None else None
+    return ("take_seat", seat_claim.params(room_id, token_hash, stamp(now), stamped), name)
