@@ -11,18 +11,17 @@ here, so nothing above this module sees a sealed value.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Awaitable, Callable, Iterable
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import Select, bindparam, delete, func, or_, select, update
+from sqlalchemy import Select, bindparam, delete, func, or_, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import rules
 from app.errors import RoomNotFound
 from app.models import Hand, MoveLog, Room, Seat
-from app.persist import sqlite_setup
+from app.persist import plain_rows, seat_claim, sqlite_setup
 from app.persist.records import (
     Commit,
     HandRecord,
@@ -33,13 +32,11 @@ from app.persist.records import (
     as_utc,
     with_attendance,
 )
-from app.persist.sealing import PREFIX, StateCipher
+from app.persist.sealing import StateCipher
 from app.persist.sql_writer import EngineBatches, SqlWriter
 from app.persist.sqlite_setup import SetupOp
 from app.persist.store import Writer
 from app.persist.writes import seal_hand
-
-log = logging.getLogger("rummy.store")
 
 
 def _log_entry(row: MoveLog) -> LogEntry:
@@ -121,6 +118,7 @@ class SqlStore:
             "spectators": snap.spectators,
             "turn_seconds": snap.turn_seconds,
             "turn_deadline": snap.turn_deadline,
+            "attendance": None,
         }
         seat_rows = [
             {
@@ -133,7 +131,13 @@ class SqlStore:
             for s in snap.seats
         ]
         start = seal_hand(self._cipher, room_id, 0, rules.hand_start(snap.state).model_dump_json())
-        hand = {"room_id": room_id, "seq": 0, "start": start, "start_version": 0}
+        hand = {
+            "room_id": room_id,
+            "seq": 0,
+            "start": start,
+            "start_version": 0,
+            "end_version": None,
+        }
         if self._setup is not None:
             await self._setup(sqlite_setup.create_room(room, seat_rows, hand))
             return
@@ -209,36 +213,18 @@ class SqlStore:
             op = sqlite_setup.take_seat(room_id, name, token_hash, now, deadline)
             seat: int | None = await self._setup(op)
             return seat
+        values = seat_claim.params(room_id, token_hash, now, deadline)
         async with self._sessions.begin() as session:
-            free = (
-                await session.scalars(
-                    select(Seat.seat)
-                    .where(Seat.room_id == room_id, Seat.token_hash.is_(None), Seat.bot.is_(None))
-                    .order_by(Seat.seat)
-                )
-            ).all()
+            free = (await session.scalars(seat_claim.FREE_SEATS, values)).all()
         for seat in free:
             async with self._sessions.begin() as session:
-                result = await session.execute(
-                    update(Seat)
-                    .where(
-                        Seat.room_id == room_id,
-                        Seat.seat == seat,
-                        Seat.token_hash.is_(None),
-                        Seat.bot.is_(None),
-                    )
-                    .values(name=name or f"Player {seat + 1}", token_hash=token_hash)
-                )
-                if result.rowcount == 1:  # type: ignore[attr-defined]
-                    await session.execute(
-                        update(Room).where(Room.id == room_id).values(active_at=now)
-                    )
-                    if deadline is not None and not await self._free_seats(session, room_id):
-                        await session.execute(
-                            update(Room)
-                            .where(Room.id == room_id, Room.turn_seconds.is_not(None))
-                            .values(turn_deadline=deadline)
-                        )
+                conn = await session.connection()
+                claim = {**values, "seat_no": seat, "seat_name": name or f"Player {seat + 1}"}
+                if (await conn.execute(seat_claim.CLAIM, claim)).rowcount == 1:
+                    await conn.execute(seat_claim.TOUCH_ROOM, values)
+                    full = (await conn.execute(seat_claim.FREE_SEATS, values)).first() is None
+                    if deadline is not None and full:
+                        await conn.execute(seat_claim.START_TIMER, values)
                     return seat
         return None
 
@@ -271,15 +257,6 @@ class SqlStore:
                 select(Hand.start_version).where(Hand.room_id == room_id, Hand.seq == seq)
             )
         return int(version or 0)
-
-    @staticmethod
-    async def _free_seats(session: AsyncSession, room_id: str) -> int:
-        free = await session.scalar(
-            select(func.count()).where(
-                Seat.room_id == room_id, Seat.token_hash.is_(None), Seat.bot.is_(None)
-            )
-        )
-        return int(free or 0)
 
     async def due_turns(self, now: datetime, limit: int) -> list[str]:
         """Rooms whose turn deadline has passed, the longest overdue first."""
@@ -325,52 +302,8 @@ class SqlStore:
         ]
 
     async def seal_plain_rows(self) -> int:
-        """Seal every state and deal an older server stored in the clear; returns how many.
-
-        Run at start, before serving: until then a legacy room's row (and its current
-        hand's deal) would still show the hand in progress. Each UPDATE is conditional on
-        the plain value it read, so a move another process writes meanwhile wins and is
-        left alone. On SQLite the file is then vacuumed, so the plain text does not linger
-        in its free pages (PostgreSQL's own vacuum reclaims the old row versions).
-        """
-        cipher, sealed = self._cipher, 0
-        async with self._sessions.begin() as session:
-            rooms = (
-                await session.execute(
-                    select(Room.id, Room.state).where(Room.state.not_like(f"{PREFIX}%"))
-                )
-            ).all()
-            for room_id, plain in rooms:
-                result = await session.execute(
-                    update(Room)
-                    .where(Room.id == room_id, Room.state == plain)
-                    .values(state=cipher.seal(cipher.state_context(room_id), plain))
-                )
-                sealed += result.rowcount  # type: ignore[attr-defined]
-            hands = (
-                await session.execute(
-                    select(Hand.room_id, Hand.seq, Hand.start).where(
-                        Hand.start.not_like(f"{PREFIX}%")
-                    )
-                )
-            ).all()
-            for room_id, seq, plain in hands:
-                await session.execute(
-                    update(Hand)
-                    .where(Hand.room_id == room_id, Hand.seq == seq)
-                    .values(start=seal_hand(cipher, room_id, seq, plain))
-                )
-            sealed += len(hands)
-        if sealed:
-            log.info("sealed %d rows stored in the clear by an older server", sealed)
-            async with self._sessions() as session:
-                # VACUUM runs outside any transaction.
-                autocommit = {"isolation_level": "AUTOCOMMIT"}
-                conn = await session.connection(execution_options=autocommit)
-                if conn.dialect.name == "sqlite":
-                    await conn.exec_driver_sql("VACUUM")
-                    await conn.exec_driver_sql("PRAGMA wal_checkpoint(TRUNCATE)")
-        return sealed
+        """Seal what an older server stored in the clear (app/persist/plain_rows.py)."""
+        return await plain_rows.seal_all(self._sessions, self._cipher)
 
     async def versions(self, room_id: str) -> list[int]:
         async with self._sessions() as session:

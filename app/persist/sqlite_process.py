@@ -102,22 +102,19 @@ class Connection:
         self.conn.executemany(self.sql["insert_seat"], seats)
         self.conn.execute(self.sql["insert_hand"], hand)
 
-    def _take_seat(
-        self, room_id: str, name: str | None, token_hash: str, now: str, deadline: str | None
-    ) -> int | None:
+    def _take_seat(self, params: dict[str, Any], name: str | None) -> int | None:
         """The room's lowest free seat, claimed; None when full. The transaction's write
-        lock keeps two claims from taking one seat."""
-        conn = self.conn
-        free = [row[0] for row in conn.execute(self.sql["free_seats"], (room_id,))]
+        lock keeps two claims from taking one seat. `params`: app/persist/seat_claim.py."""
+        conn, sql = self.conn, self.sql
+        free = [row[0] for row in conn.execute(sql["free_seats"], params)]
         if not free:
             return None
         seat = int(free[0])
-        conn.execute(
-            self.sql["take_seat"], (name or f"Player {seat + 1}", token_hash, room_id, seat)
-        )
-        conn.execute(self.sql["touch_room"], (now, room_id))
-        if deadline is not None and len(free) == 1:
-            conn.execute(self.sql["start_timer"], (deadline, room_id))
+        claim = {**params, "seat_no": seat, "seat_name": name or f"Player {seat + 1}"}
+        conn.execute(sql["claim_seat"], claim)
+        conn.execute(sql["touch_room"], params)
+        if params["deadline"] is not None and len(free) == 1:
+            conn.execute(sql["start_timer"], params)
         return seat
 
 

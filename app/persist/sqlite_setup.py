@@ -21,40 +21,26 @@ from sqlalchemy import insert
 from sqlalchemy.dialects import sqlite
 
 from app.models import Hand, Room, Seat
+from app.persist import seat_claim
 
 _DIALECT = sqlite.dialect(paramstyle="named")
-_ROOM_COLUMNS = [
-    "id",
-    "variant",
-    "players",
-    "mode",
-    "version",
-    "state",
-    "hand_seq",
-    "created_at",
-    "active_at",
-    "spectators",
-    "turn_seconds",
-    "turn_deadline",
-]
 
 
-def sqlite_sql(statement: Any, columns: list[str] | None = None) -> str:
+def sqlite_sql(statement: Any) -> str:
     """A SQLAlchemy statement as the SQLite text the writer process runs (named
-    parameters; an insert's columns limited to `columns`)."""
-    return str(statement.compile(dialect=_DIALECT, column_keys=columns))
+    parameters; an insert without values takes every column of its table)."""
+    return str(statement.compile(dialect=_DIALECT))
 
 
 # The statements the writer process runs for a set-up (`sqlite_process.Connection`).
 SETUP_SQL = {
-    "insert_room": sqlite_sql(insert(Room), _ROOM_COLUMNS),
-    "insert_seat": sqlite_sql(insert(Seat), ["room_id", "seat", "name", "token_hash", "bot"]),
-    "insert_hand": sqlite_sql(insert(Hand), ["room_id", "seq", "start", "start_version"]),
-    "free_seats": "SELECT seat FROM seats WHERE room_id = ? AND token_hash IS NULL "
-    "AND bot IS NULL ORDER BY seat",
-    "take_seat": "UPDATE seats SET name = ?, token_hash = ? WHERE room_id = ? AND seat = ?",
-    "touch_room": "UPDATE rooms SET active_at = ? WHERE id = ?",
-    "start_timer": "UPDATE rooms SET turn_deadline = ? WHERE id = ? AND turn_seconds IS NOT NULL",
+    "insert_room": sqlite_sql(insert(Room)),
+    "insert_seat": sqlite_sql(insert(Seat)),
+    "insert_hand": sqlite_sql(insert(Hand)),
+    "free_seats": sqlite_sql(seat_claim.FREE_SEATS),
+    "claim_seat": sqlite_sql(seat_claim.CLAIM),
+    "touch_room": sqlite_sql(seat_claim.TOUCH_ROOM),
+    "start_timer": sqlite_sql(seat_claim.START_TIMER),
 }
 
 # The text SQLAlchemy stores a datetime as on SQLite, so every writer's rows read back alike.
@@ -67,7 +53,7 @@ SetupOp = tuple[Any, ...]
 
 
 def create_room(room: dict[str, Any], seats: list[dict[str, Any]], hand: dict[str, Any]) -> SetupOp:
-    """The op that writes a new room's rows (column values as the models name them)."""
+    """The op that writes a new room's rows (a value for every column of each table)."""
     row = {
         **room,
         "created_at": stamp(room["created_at"]),
@@ -84,11 +70,5 @@ def take_seat(
     """The op that claims the room's lowest free seat (it returns None when the room is
     full); the seat that fills a room with a turn timer starts its first turn's timer at
     `deadline`."""
-    return (
-        "take_seat",
-        room_id,
-        name,
-        token_hash,
-        stamp(now),
-        stamp(deadline) if deadline is not None else None,
-    )
+    stamped = stamp(deadline) if deadline is not None else None
+    return ("take_seat", seat_claim.params(room_id, token_hash, stamp(now), stamped), name)

@@ -132,3 +132,61 @@ async def test_the_one_hop_and_the_engine_write_the_same_rows(engine: AsyncEngin
     assert vote[:4] == (1, 1, 0, "vote")
     assert (first[0], first[2], first[3]) == (0, 0, 1)  # ended by version 1
     assert (second[0], second[2], second[3]) == (1, 1, None)  # dealt by version 1
+
+
+async def joined(engine: AsyncEngine, process: WriterProcess | None) -> list[tuple[Any, ...]]:
+    """A new room with a turn timer and two free seats, filled by two joins through the
+    writer process (or the engine): its rows as stored."""
+    store = SqlStore(create_sessionmaker(engine), CIPHER, setup=process and process.setup)
+    room_id = uuid.uuid4().hex
+    state = rules.new_game("classic", 2, seed=bytes(32))
+    seats = [NewSeat(None, None, None), NewSeat(None, None, None)]
+    room = new_snapshot(
+        room_id, variant="classic", players=2, mode="online", state=state, seats=seats,
+        now=NOW, turn_seconds=30,
+    )  # fmt: skip
+    tokens = [uuid.uuid4().hex for _ in range(3)]  # token hashes are unique in the table
+    try:
+        await store.create(room)
+        later = NOW + timedelta(seconds=5)
+        deadline = later + timedelta(seconds=30)
+        assert await store.take_seat(room_id, name="Ann", token_hash=tokens[0], now=later) == 0
+        assert (
+            await store.take_seat(
+                room_id, name=None, token_hash=tokens[1], now=later, deadline=deadline
+            )
+            == 1
+        )
+        assert await store.take_seat(room_id, name="Cy", token_hash=tokens[2], now=later) is None
+    finally:
+        if process is not None:
+            await process.close()
+    async with engine.connect() as conn:
+        params = {"room": room_id}
+        room_row = (await conn.execute(text(
+            "SELECT version, hand_seq, created_at, active_at, spectators, turn_seconds, "
+            "turn_deadline, attendance FROM rooms WHERE id = :room"), params)).one()  # fmt: skip
+        seat_rows = (await conn.execute(text(
+            "SELECT seat, name, token_hash, bot FROM seats WHERE room_id = :room ORDER BY seat"),
+            params)).all()  # fmt: skip
+        hand = (await conn.execute(text(
+            "SELECT seq, start_version, end_version FROM hands WHERE room_id = :room"),
+            params)).all()  # fmt: skip
+    # Each seat's token as its index among the joiners' tokens.
+    seat_rows = [(seat, name, tokens.index(token), bot) for seat, name, token, bot in seat_rows]
+    return [tuple(room_row), *seat_rows, *map(tuple, hand)]
+
+
+async def test_a_new_room_and_its_joins_are_written_alike_by_the_process_and_the_engine(
+    engine: AsyncEngine,
+) -> None:
+    if engine.url.get_backend_name() != "sqlite":
+        pytest.skip("only SQLite makes rooms and takes seats in a process of its own")
+    path = sqlite_file(engine.url)
+    assert path is not None
+    rows = await joined(engine, WriterProcess(path))
+    assert rows == await joined(engine, None)
+    room, ann, guest, hand = rows
+    assert room[5] == 30 and room[6] is not None  # the filling join started the timer
+    assert ann == (0, "Ann", 0, None) and guest == (1, "Player 2", 1, None)
+    assert hand == (0, 0, None)
