@@ -18,8 +18,10 @@ _409 = "The match is still on (`wrong_phase`)"
     "/rooms/{room}/rematch",
     status_code=201,
     response_model=CreatedRoom,
-    responses={200: {"model": CreatedRoom, "description": "The rematch made earlier"}}
-    | errors(*SEAT, 409, e409=_409),
+    responses={
+        200: {"model": CreatedRoom, "description": "The rematch made earlier"},
+        **errors(*SEAT, 409, e409=_409),
+    },
 )
 async def rematch(
     room: RoomId, seat: SeatDep, service: ServiceDep, request: Request, response: Response
