@@ -65,7 +65,7 @@ async def read_chat(
     room: RoomId,
     service: ServiceDep,
     seat: Annotated[int | None, Depends(_reader)],
-    since: Annotated[int | None, Query(ge=0, le=2**31, description="after this id")] = None,
+    since: Annotated[int | None, Query(ge=0, le=2**31 - 1, description="after this id")] = None,
 ) -> ChatHistory:
     """The messages after id `since` (default: the last 100), oldest first. A seat's token,
     or none for a room with spectators."""

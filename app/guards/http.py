@@ -14,7 +14,9 @@ from app.errors import AppError, error_json
 ROOM_PATH = re.compile(r"^/api/rooms/[^/]+(?:/.*)?$")
 _JOIN_PATH = re.compile(r"^/api/rooms/[^/]+/join/?$")
 _MOVE_PATH = re.compile(r"^/api/rooms/[^/]+/(?:moves|votes)/?$")
-_CREATE_PATHS = frozenset({"/api/rooms", "/api/rooms/"})
+_CREATE_PATHS = frozenset({"/api/rooms", "/api/rooms/", "/api/challenges", "/api/challenges/"})
+# A challenge's entry makes a room too (app/social/challenges.py): counted as a create.
+_CHALLENGE_PLAY_PATH = re.compile(r"^/api/challenges/[^/]+/play/?$")
 # Responses that mean "your credential or room id was wrong".
 AUTH_FAIL_STATUS = frozenset({401, 403, 404})
 
@@ -39,7 +41,7 @@ def client_of(scope: Scope) -> str:
 def rate_kind(method: str, path: str) -> str | None:
     if method != "POST":
         return None
-    if path in _CREATE_PATHS:
+    if path in _CREATE_PATHS or _CHALLENGE_PLAY_PATH.match(path):
         return "create"
     if _JOIN_PATH.match(path):
         return "join"

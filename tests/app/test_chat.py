@@ -17,7 +17,7 @@ from serverkit import error_code, ok, online_room
 from sqlalchemy import func, select
 from websockets.asyncio.client import connect
 
-from app.social.models import ChatMessage
+from app.social.models import Challenge, ChallengeEntry, ChatMessage, RoomSocial
 
 SCRIPT = "<script>document.title='owned'</script>"
 
@@ -151,29 +151,33 @@ async def test_ten_messages_per_seat_per_ten_seconds(server: LiveServer, client:
         server.set_clock(lambda: __import__("app.clock").clock.utcnow())
 
 
-async def _chat_rows(server: LiveServer, room: str) -> int:
+async def _rows(server: LiveServer, table: Any) -> int:
     async def count() -> int:
         async with server.app.state.engine.connect() as conn:
-            found = await conn.scalar(
-                select(func.count()).select_from(ChatMessage).where(ChatMessage.room_id == room)
-            )
+            found = await conn.scalar(select(func.count()).select_from(table))
         return int(found or 0)
 
     return int(await server.call(count))
 
 
-async def test_the_purge_deletes_a_rooms_chat(server: LiveServer, client: Api) -> None:
-    room, tokens = await online_room(client)
-    ok(await post(client, room, tokens[0], "bye"), 201)
-    assert await _chat_rows(server, room) == 1
-    service = server.app.state.service
-    now = service.clock()
-    server.set_clock(lambda: now + timedelta(days=30))
-    try:
-        assert await server.call(service.purge) >= 1
-    finally:
-        server.set_clock(lambda: __import__("app.clock").clock.utcnow())
-    assert await _chat_rows(server, room) == 0
+async def test_the_purge_deletes_a_rooms_chat_rematch_and_challenge(make_server: Any) -> None:
+    server: LiveServer = make_server()  # its own database: the purge takes every room
+    async with httpx.AsyncClient(base_url=server, timeout=60) as http:
+        api = Api(http)
+        room, tokens = await online_room(api, chat=False)
+        ok(await post(api, room, tokens[0], "bye"), 403)
+        other, other_tokens = await online_room(api)
+        ok(await post(api, other, other_tokens[0], "bye"), 201)
+        made = ok(await http.post("/api/challenges", json={}), 201)
+        tables = (ChatMessage, RoomSocial, Challenge, ChallengeEntry)
+        assert [await _rows(server, t) for t in tables] == [1, 1, 1, 1]
+        service = server.app.state.service
+        now = service.clock()
+        server.set_clock(lambda: now + timedelta(days=30))
+        assert await server.call(service.purge) == 3
+        assert [await _rows(server, t) for t in tables] == [0, 0, 0, 0]
+        gone = await http.get(f"/api/challenges/{made['challenge']}")
+        assert error_code(gone, 404) == "challenge_not_found"
 
 
 @pytest.mark.timeout(180)

@@ -106,6 +106,18 @@ async def test_room_creation_is_rate_limited(limited: Any, client: Any) -> None:
     assert (await http.get("/api/variants")).status_code == 200
 
 
+async def test_challenges_count_as_room_creation(limited: Any, client: Any) -> None:
+    live = limited(rate_create="2/hour")
+    http = client(live)
+    made = body(await http.post("/api/challenges", json={}), 201)
+    assert (
+        await http.post(f"/api/challenges/{made['challenge']}/play", json={})
+    ).status_code == 201
+    _limited(await http.post(f"/api/challenges/{made['challenge']}/play", json={}))
+    _limited(await http.post("/api/challenges", json={}))
+    _limited(await http.post("/api/rooms", json={}))
+
+
 async def test_joins_are_rate_limited(limited: Any, client: Any) -> None:
     live = limited(rate_join="2/hour")
     http = client(live)

@@ -99,7 +99,11 @@ NOT_ASKED = """
   window.__perm = "default";
   const Real = window.Notification;
   Object.defineProperty(Real, "permission", { get: () => window.__perm });
-  Real.requestPermission = () => { window.__asked += 1; window.__perm = "granted"; return Promise.resolve("granted"); };
+  Real.requestPermission = () => {
+    window.__asked += 1;
+    window.__perm = "granted";
+    return Promise.resolve("granted");
+  };
 })();
 """
 

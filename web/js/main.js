@@ -2,11 +2,11 @@
 // (create, join, connect, watch, act). Routes: "/" lobby, "/#rules/<variant>",
 // "/r/<room>[#seat=<token>]", "/r/<room>#watch" (a spectator: the table read-only).
 import * as api from "./api.js";
-import { loadChallenge } from "./challenge.js";
 import { noteTurn } from "./notify.js";
 import { refreshSavedStatus } from "./saved-status.js";
 import { chatFrame, chatSeat, startChat, stopChat } from "./chat.js";
 import { cueFor, play } from "./cues.js";
+import { friendsGame, learnRematch, rematchFrame } from "./friends.js";
 import { bindEvents } from "./events.js";
 import { errorText, lang, setLang, t } from "./i18n.js";
 import { seatName, useLocalNames } from "./names.js";
@@ -205,10 +205,7 @@ async function connect() {
       else if (msg.type === "presence") noteDepartures(msg.seats);
       else if (msg.type === "error") showError({ error: msg.error });
       else if (msg.type === "chat") chatFrame(msg);
-      else if (msg.type === "rematch") {
-        store.extra.rematch = { from: room, room: msg.room, seat: msg.seat, name: msg.name };
-        store.emit();
-      }
+      else if (msg.type === "rematch") rematchFrame(store, room, msg);
     },
     onStatus: (status, code) => {
       if (status === "fatal") {
@@ -223,14 +220,7 @@ async function connect() {
   });
   if (token) announceTab();
   startChat(room, token);
-  store.extra.rematch = null;
-  api.getRoom(room).then((info) => {
-    // A rematch asked before this page opened: the frame is gone, the summary says it.
-    if (info.rematch && store.session?.room === room && !store.extra.rematch) {
-      store.extra.rematch = { from: room, room: info.rematch, seat: null, name: t("someone") };
-      store.emit();
-    }
-  }).catch(() => {});
+  learnRematch(store, room);
   learnRoom(api.getRoom, room).then(() => store.emit());
 }
 
@@ -334,62 +324,6 @@ const game = {
     }
   },
 
-  /** "Challenge a friend": a computer match whose deals a friend can play too. */
-  async challenge() {
-    const f = store.extra.lobby;
-    const players = Number(f.players) || 2;
-    const bots = Object.fromEntries(Array.from({ length: players - 1 }, (_, i) => [String(i + 1), f.level || "medium"]));
-    const name = f.name || t("defaultName", { n: 1 });
-    try {
-      const res = await api.createChallenge({ variant: f.variant, players, bots, name });
-      saveGame({ room: res.room, seat: 0, token: res.token, mode: "computer", variant: f.variant, names: [name], challenge: res.challenge });
-      history.pushState(null, "", `/c/${res.challenge}`);
-      await game.showChallenge(res.challenge);
-    } catch (err) {
-      showError(err);
-    }
-  },
-
-  async playChallenge(name) {
-    const id = store.extra.challenge?.id;
-    try {
-      const res = await api.playChallenge(id, name || t("defaultName", { n: 1 }));
-      const variant = store.extra.challenge.result?.variant;
-      saveGame({ room: res.room, seat: 0, token: res.token, mode: "computer", variant, names: [name], challenge: id });
-      store.session = { room: res.room, seat: 0, token: res.token, mode: "computer", tokens: null };
-      history.pushState(null, "", `/r/${res.room}#seat=${res.token}`);
-      store.sheet = [];
-      await connect();
-    } catch (err) {
-      showError(err);
-    }
-  },
-
-  async showChallenge(id) {
-    if (!id) return;
-    socket?.close();
-    stopChat();
-    await loadChallenge(store, id);
-    store.update({ page: "challenge" });
-  },
-
-  /** The match is over: this seat's place in the rematch (made now, or taken). */
-  async rematch() {
-    const s = store.session;
-    try {
-      const res = await api.rematch(s.room, s.token);
-      const tokens = normalizeTokens(res.tokens);
-      store.session = { room: res.room, seat: res.seat, token: res.token, mode: s.mode, tokens };
-      saveGame({ room: res.room, seat: res.seat, token: res.token, mode: s.mode, tokens, variant: store.view?.variant });
-      history.pushState(null, "", `/r/${res.room}#seat=${res.token}`);
-      store.sheet = [];
-      store.revealed = null;
-      await connect();
-    } catch (err) {
-      showError(err);
-    }
-  },
-
   /** Local play: the next player takes the device and uncovers their own cards. */
   async reveal() {
     const s = store.session;
@@ -416,14 +350,14 @@ const game = {
   },
 };
 
+// Rematch and challenges (web/js/friends.js) act through the same session as the rest.
+Object.assign(game, friendsGame({ store, connect, showError, normalizeTokens, closeSocket: () => socket?.close() }));
+
 async function route() {
   const path = location.pathname;
   const m = path.match(/^\/r\/([^/]+)\/?$/);
   const challenge = path.match(/^\/c\/([^/]+)\/?$/);
-  if (challenge) {
-    await game.showChallenge(decodeURIComponent(challenge[1]));
-    return;
-  }
+  if (challenge) return game.showChallenge(decodeURIComponent(challenge[1]));
   if (!m) {
     const rules = location.hash.match(/^#rules\/(\w+)/);
     if (location.hash === "#replay") {
