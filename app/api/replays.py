@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
@@ -102,11 +102,13 @@ async def replay_file(body: MatchRecord | LogBody, hand: HandQuery = None) -> Re
 async def _record_reader(
     room: RoomId,
     service: ServiceDep,
+    request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> None:
-    """A seat of the room, or anyone when the room may be watched."""
-    if credentials is not None:
-        await service.authorize(room, credentials.credentials)
+    """A seat of the room, or anyone when the room may be watched. A credential that is
+    not a bearer token is a wrong one, not none."""
+    if credentials is not None or "authorization" in request.headers:
+        await service.authorize(room, credentials.credentials if credentials else None)
         return
     snap = await service.snapshot(room)
     if not snap.spectators:
