@@ -9,7 +9,7 @@ move), the players' names and the room's options. No token, no room id.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, Field
 
@@ -18,7 +18,7 @@ from app.errors import InvalidRequest
 from app.persist.records import Snapshot
 from app.views import LogHand, LogMove, RoomOptions
 
-RECORD_FORMAT = "rummy-record/1"
+RECORD_FORMAT: Final = "rummy-record/1"
 HEX_64 = r"^[0-9a-f]{64}$"
 
 

@@ -126,6 +126,20 @@ async def test_a_saved_match_verifies_and_replays_from_the_file_alone(
     assert not [url for url in asked if "/api/rooms/" in url], asked
     assert [url for url in asked if "/api/replays" in url]
 
+    # Dropped on the page instead of chosen: the same replay, from its first step.
+    await reader.locator("#replay").get_by_role("button", name="Sluiten").click()
+    await expect(reader.locator("#replay")).to_have_count(0)
+    dropped = await reader.evaluate_handle(
+        """(text) => {
+          const data = new DataTransfer();
+          data.items.add(new File([text], "match.json", { type: "application/json" }));
+          return data;
+        }""",
+        saved.read_text(),
+    )
+    await reader.dispatch_event("#replay-drop", "drop", {"dataTransfer": dropped})
+    await _step_through(reader, steps, record["players"])
+
 
 async def test_a_file_that_is_not_a_record_says_so(pages, tmp_path: Path) -> None:
     page = await pages.page(path="/#replay")
