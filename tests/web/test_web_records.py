@@ -92,6 +92,46 @@ async def test_the_tables_replay_draws_every_step_the_server_built(pages, http) 
     await expect(page.locator("#replay")).to_be_hidden()
 
 
+async def test_a_hand_with_the_computers_turns_replays_step_by_step(pages, http) -> None:
+    """The computer's turn too: its stock draw shows in its hand, its discard on the pile."""
+    human = ["AH", "2H", "3H", "4H", "9C", "9D", "9S", "QC", "QD", "QH"]
+    bot = ["2S", "5S", "8S", "JS", "3D", "6D", "KD", "4C", "7C", "TC"]  # no meld in one draw
+    body = {
+        "variant": "classic",
+        "players": 2,
+        "mode": "computer",
+        "name": "Anna",
+        "bots": {"1": "easy"},
+        "deal": deal("classic", [human, bot], discard=["5C"], stock_top=["8C", "6C", "6S"]),
+    }
+    created = (await http.post("/api/rooms", json=body)).json()
+    page = await pages.page(path=f"/r/{created['room']}#seat={created['token']}")
+    bot_name = await page.locator('.opponent[data-seat="1"] .name').text_content()
+    await page.locator('[data-action="draw"][data-source="stock"]').click()
+    await page.locator('#hand .card[data-card="8C"]').click()
+    await page.get_by_role("button", name="Afleggen").click()
+    await expect(page.locator("#last-move")).to_contain_text("af.", timeout=30_000)
+    await expect(page.locator("#turn-line")).to_have_text("Jij bent aan de beurt: trek een kaart.")
+    await page.locator('[data-action="draw"][data-source="stock"]').click()
+    await expect(page.locator("#hand .card")).to_have_count(11)
+    for group in (human[:4], human[4:7]):
+        for code in group:
+            await page.locator(f'#hand .card[data-card="{code}"]').click()
+        await page.get_by_role("button", name="+ Groep").click()
+    for code in human[7:]:
+        await page.locator(f'#hand .card[data-card="{code}"]').click()
+    await page.get_by_role("button", name="Uitleggen").click()
+    await expect(page.locator("#hand .card")).to_have_count(1)
+    await page.locator("#hand .card").click()
+    await page.get_by_role("button", name="Afleggen").click()
+    await expect(page.locator("#hand-result")).to_have_text("Anna gaat uit!")
+    auth = {"Authorization": f"Bearer {created['token']}"}
+    server = (await http.get(f"/api/rooms/{created['room']}/replay", headers=auth)).json()
+    assert {s["move"]["seat"] for s in server["steps"][1:]} == {0, 1}  # both seats moved
+    await page.get_by_role("button", name="Herhaling").click()
+    await _step_through(page, server["steps"], ["Anna", bot_name or ""])
+
+
 async def test_a_saved_match_verifies_and_replays_from_the_file_alone(
     pages, http, tmp_path: Path
 ) -> None:
