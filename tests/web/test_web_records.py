@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from playwright.async_api import expect
 from webdeals import deal
+from webtools import screenshot
 
 from app.cli import main as rummy
 
@@ -162,6 +163,8 @@ async def test_a_saved_match_verifies_and_replays_from_the_file_alone(
     await expect(reader.locator("#replay-page h1")).to_have_text("Een bewaarde partij herbekijken")
     await reader.locator("#replay-file").set_input_files(str(saved))
     steps = (await http.post("/api/replays", json=record)).json()["steps"]
+    await expect(reader.locator("#replay .replay-step")).to_have_text("Begin van de hand")
+    await screenshot(reader, "replay-page-record")
     await _step_through(reader, steps, record["players"])
     assert not [url for url in asked if "/api/rooms/" in url], asked
     assert [url for url in asked if "/api/replays" in url]
@@ -190,3 +193,4 @@ async def test_a_file_that_is_not_a_record_says_so(pages, tmp_path: Path) -> Non
         "Dit bestand is geen bewaarde partij of logboek van een kamer."
     )
     await expect(page.locator("#replay")).to_have_count(0)
+    await screenshot(page, "replay-page-not-a-record")
