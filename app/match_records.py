@@ -9,7 +9,7 @@ move), the players' names and the room's options. No token, no room id.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any, Literal
+from typing import Annotated, Any, Final, Literal
 
 from pydantic import BaseModel, Field
 
@@ -18,7 +18,7 @@ from app.errors import InvalidRequest
 from app.persist.records import Snapshot
 from app.views import LogHand, LogMove, RoomOptions
 
-RECORD_FORMAT: Literal["rummy-record/1"] = "rummy-record/1"
+RECORD_FORMAT: Final = "rummy-record/1"
 HEX_64 = r"^[0-9a-f]{64}$"
 
 
@@ -44,7 +44,7 @@ class RecordHand(BaseModel):
     dealer: int = Field(ge=0, le=7, strict=True, description="the seat on its left plays first")
     start_scores: tuple[int, ...] = Field(max_length=8, description="the scores before the hand")
     deal: rules.Deal = Field(description="hands, discard (top last), stock (top first)")
-    moves: list[RecordMove] = Field(max_length=5_000, description="in the order played")
+    moves: list[RecordMove] = Field(max_length=3_000, description="in the order played")
     result: rules.HandResult
 
 
@@ -57,7 +57,7 @@ class MatchRecord(BaseModel):
     players: list[Annotated[str, Field(max_length=64)]] = Field(
         min_length=2, max_length=8, description="the seats' names, by seat"
     )
-    hands: list[RecordHand] = Field(max_length=1_000, description="oldest first")
+    hands: list[RecordHand] = Field(max_length=100, description="oldest first")
     scores: tuple[int, ...] = Field(
         max_length=8, description="after the last hand listed: the match's result so far"
     )
@@ -67,7 +67,7 @@ class LogBody(BaseModel):
     """A room's log (GET .../log) sent back to be replayed: its `hands` are what counts."""
 
     room: str | None = Field(None, max_length=32)
-    hands: list[LogHand] = Field(max_length=1_000)
+    hands: list[LogHand] = Field(max_length=16, description="a long log goes hand by hand")
 
 
 def _record_hand(hand: LogHand) -> RecordHand:

@@ -34,7 +34,11 @@ def joker_places(g: Game, seat: int, runs: Iterable[Cand], playable: bool) -> li
     out: list[Cand] = []
     seen: set[tuple[int, ...]] = set()
     for cards, value in runs:
-        if cards.count(JOKER) >= jokers:
+        naturals = [c for c in cards if c != JOKER]
+        # A set (one rank) has no inner place of its own; its jokers are listed already.
+        if len(naturals) < 3 or len(set(naturals)) == 1 or cards.count(JOKER) >= jokers:
+            continue
+        if all(c % 13 == naturals[0] % 13 for c in naturals):
             continue
         for i in range(1, len(cards) - 1):
             if cards[i] == JOKER:

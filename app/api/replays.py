@@ -7,9 +7,10 @@ from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Depends, Query
+from fastapi import APIRouter, Depends, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
+from starlette.concurrency import run_in_threadpool
 
 import rules
 from app.api.deps import RoomId, SeatDep, ServiceDep
@@ -82,7 +83,8 @@ async def room_replay(
     room: RoomId, seat: SeatDep, service: ServiceDep, hand: HandQuery = None
 ) -> Replay:
     """A finished hand of the room step by step (a seat's token, as for GET .../log)."""
-    return _log_replay(await service.hand_log(room), hand)
+    # A long hand takes a tenth of a second or more to replay: off the event loop.
+    return await run_in_threadpool(_log_replay, await service.hand_log(room), hand)
 
 
 @router.post(
@@ -90,10 +92,11 @@ async def room_replay(
     response_model=Replay,
     responses=errors(*BODY, 409, e409=_NOT_OVER),
 )
-async def replay_file(body: MatchRecord | LogBody, hand: HandQuery = None) -> Replay:
+def replay_file(body: MatchRecord | LogBody, hand: HandQuery = None) -> Replay:
     """A hand of a match record (docs/record.md) or of a room's log, step by step, with no
     room on the server: for a file opened in the browser. 422 `invalid_record` when its
-    moves do not fit its deal."""
+    moves do not fit its deal. (A plain function: FastAPI runs it, and the answer's
+    checks, in its thread pool, off the event loop.)"""
     if isinstance(body, MatchRecord):
         return _record_replay(body, hand)
     return _log_replay(body.hands, hand)
@@ -102,11 +105,13 @@ async def replay_file(body: MatchRecord | LogBody, hand: HandQuery = None) -> Re
 async def _record_reader(
     room: RoomId,
     service: ServiceDep,
+    request: Request,
     credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
 ) -> None:
-    """A seat of the room, or anyone when the room may be watched."""
-    if credentials is not None:
-        await service.authorize(room, credentials.credentials)
+    """A seat of the room, or anyone when the room may be watched. A credential that is
+    not a bearer token is a wrong one, not none."""
+    if credentials is not None or "authorization" in request.headers:
+        await service.authorize(room, credentials.credentials if credentials else None)
         return
     snap = await service.snapshot(room)
     if not snap.spectators:

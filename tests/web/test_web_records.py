@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 from playwright.async_api import expect
 from webdeals import deal
+from webtools import screenshot
 
 from app.cli import main as rummy
 
@@ -92,6 +93,46 @@ async def test_the_tables_replay_draws_every_step_the_server_built(pages, http) 
     await expect(page.locator("#replay")).to_be_hidden()
 
 
+async def test_a_hand_with_the_computers_turns_replays_step_by_step(pages, http) -> None:
+    """The computer's turn too: its stock draw shows in its hand, its discard on the pile."""
+    human = ["AH", "2H", "3H", "4H", "9C", "9D", "9S", "QC", "QD", "QH"]
+    bot = ["2S", "5S", "8S", "JS", "3D", "6D", "KD", "4C", "7C", "TC"]  # no meld in one draw
+    body = {
+        "variant": "classic",
+        "players": 2,
+        "mode": "computer",
+        "name": "Anna",
+        "bots": {"1": "easy"},
+        "deal": deal("classic", [human, bot], discard=["5C"], stock_top=["8C", "6C", "6S"]),
+    }
+    created = (await http.post("/api/rooms", json=body)).json()
+    page = await pages.page(path=f"/r/{created['room']}#seat={created['token']}")
+    bot_name = await page.locator('.opponent[data-seat="1"] .name').text_content()
+    await page.locator('[data-action="draw"][data-source="stock"]').click()
+    await page.locator('#hand .card[data-card="8C"]').click()
+    await page.get_by_role("button", name="Afleggen").click()
+    await expect(page.locator("#last-move")).to_contain_text("af.", timeout=30_000)
+    await expect(page.locator("#turn-line")).to_have_text("Jij bent aan de beurt: trek een kaart.")
+    await page.locator('[data-action="draw"][data-source="stock"]').click()
+    await expect(page.locator("#hand .card")).to_have_count(11)
+    for group in (human[:4], human[4:7]):
+        for code in group:
+            await page.locator(f'#hand .card[data-card="{code}"]').click()
+        await page.get_by_role("button", name="+ Groep").click()
+    for code in human[7:]:
+        await page.locator(f'#hand .card[data-card="{code}"]').click()
+    await page.get_by_role("button", name="Uitleggen").click()
+    await expect(page.locator("#hand .card")).to_have_count(1)
+    await page.locator("#hand .card").click()
+    await page.get_by_role("button", name="Afleggen").click()
+    await expect(page.locator("#hand-result")).to_have_text("Anna gaat uit!")
+    auth = {"Authorization": f"Bearer {created['token']}"}
+    server = (await http.get(f"/api/rooms/{created['room']}/replay", headers=auth)).json()
+    assert {s["move"]["seat"] for s in server["steps"][1:]} == {0, 1}  # both seats moved
+    await page.get_by_role("button", name="Herhaling").click()
+    await _step_through(page, server["steps"], ["Anna", bot_name or ""])
+
+
 async def test_a_saved_match_verifies_and_replays_from_the_file_alone(
     pages, http, tmp_path: Path
 ) -> None:
@@ -122,9 +163,25 @@ async def test_a_saved_match_verifies_and_replays_from_the_file_alone(
     await expect(reader.locator("#replay-page h1")).to_have_text("Een bewaarde partij herbekijken")
     await reader.locator("#replay-file").set_input_files(str(saved))
     steps = (await http.post("/api/replays", json=record)).json()["steps"]
+    await expect(reader.locator("#replay .replay-step")).to_have_text("Begin van de hand")
+    await screenshot(reader, "replay-page-record")
     await _step_through(reader, steps, record["players"])
     assert not [url for url in asked if "/api/rooms/" in url], asked
     assert [url for url in asked if "/api/replays" in url]
+
+    # Dropped on the page instead of chosen: the same replay, from its first step.
+    await reader.locator("#replay").get_by_role("button", name="Sluiten").click()
+    await expect(reader.locator("#replay")).to_have_count(0)
+    dropped = await reader.evaluate_handle(
+        """(text) => {
+          const data = new DataTransfer();
+          data.items.add(new File([text], "match.json", { type: "application/json" }));
+          return data;
+        }""",
+        saved.read_text(),
+    )
+    await reader.dispatch_event("#replay-drop", "drop", {"dataTransfer": dropped})
+    await _step_through(reader, steps, record["players"])
 
 
 async def test_a_file_that_is_not_a_record_says_so(pages, tmp_path: Path) -> None:
@@ -136,3 +193,4 @@ async def test_a_file_that_is_not_a_record_says_so(pages, tmp_path: Path) -> Non
         "Dit bestand is geen bewaarde partij of logboek van een kamer."
     )
     await expect(page.locator("#replay")).to_have_count(0)
+    await screenshot(page, "replay-page-not-a-record")

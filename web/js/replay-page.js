@@ -54,7 +54,7 @@ export async function openFile(store, file) {
 
 export function renderReplayPage(store) {
   const error = store.extra.replayError;
-  return h("section", { class: "replay-page", id: "replay-page", "aria-labelledby": "replay-page-title" },
+  return h("section", { class: "card-panel replay-page", id: "replay-page", "aria-labelledby": "replay-page-title" },
     h("h1", { id: "replay-page-title", text: t("replayPageTitle") }),
     h("p", { text: t("replayPageText") }),
     h("label", { class: "drop-zone", id: "replay-drop", for: "replay-file" },
@@ -64,6 +64,7 @@ export function renderReplayPage(store) {
     store.extra.replayFile && !store.replay
       ? h("button", { type: "button", class: "btn", data: { action: "replay-hand", hand: String(handsOf(store.extra.replayFile)[0]) }, text: t("replay") })
       : null,
+    h("p", {}, h("a", { href: "/", class: "btn", text: t("rulesBack") })),
   );
 }
 
