@@ -24,7 +24,7 @@ class CreateRoomRequest(BaseModel):
             "name": "Ann",
             "bots": {"1": "hard"},
         },
-        {"variant": "classic", "players": 3, "name": "Ann", "turn_seconds": 60},
+        {"variant": "basic", "players": 3, "name": "Ann", "turn_seconds": 60},
     )
 
     variant: rules.VariantName = "classic"
