@@ -48,7 +48,9 @@ class CreateRoomRequest(BaseModel):
     name: Name = "Player 1"
     bots: dict[str, BotName] = Field(
         default_factory=dict,
-        max_length=8,
+        max_length=7,
+        # The keys are seats 1 to 7 (the room's seats; the server checks which exist).
+        json_schema_extra={"propertyNames": {"pattern": "^[1-7]$"}},
         description='seat number -> strategy or level, e.g. {"1": "greedy"}',
     )
     # The largest integer every JSON reader holds exactly: 2**63 came out of the schema as a
