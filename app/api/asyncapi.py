@@ -102,7 +102,21 @@ def _schemas() -> tuple[dict[str, Any], dict[type[BaseModel], str]]:
     schemas: dict[str, Any] = openapi["components"]["schemas"]
     names = {m: _name_in(schemas, m) for m in (*SERVER_FRAMES, *CLIENT_FRAMES)}
     reached = _reached(schemas, set(names.values()))  # not FastAPI's 422 body, say
-    return {name: schemas[name] for name in sorted(reached)}, names
+    return {name: asyncapi_form(schemas[name]) for name in sorted(reached)}, names
+
+
+def asyncapi_form(schema: Any) -> Any:
+    """An OpenAPI schema as AsyncAPI's Schema Object has it: the same, except that a
+    discriminator is the tag's name alone (OpenAPI's object adds a mapping to the `$ref`s
+    its `oneOf` lists anyway)."""
+    if isinstance(schema, dict):
+        return {
+            key: value["propertyName"] if key == "discriminator" else asyncapi_form(value)
+            for key, value in schema.items()
+        }
+    if isinstance(schema, list):
+        return [asyncapi_form(value) for value in schema]
+    return schema
 
 
 def _reached(schemas: dict[str, Any], names: set[str]) -> set[str]:

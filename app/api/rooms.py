@@ -49,7 +49,7 @@ async def create_room(
         players=body.players,
         mode=body.mode,
         name=body.name.strip() or "Player 1",
-        bots=body.bots,
+        bots=dict[str, str](body.bots),
         seed=body.seed,
         deal=body.deal,
         limit=body.limit,

@@ -162,6 +162,27 @@ def test_request_bodies_have_examples_the_schema_accepts(openapi: dict[str, Any]
     assert _schemas(openapi)["StandInRequest"]["examples"] == [{"seat": 1}]
 
 
+def test_the_server_takes_the_example_rooms(
+    live_server: LiveServer, openapi: dict[str, Any]
+) -> None:
+    # Valid for the schema is not enough: classic seats two, so "players": 3 is refused.
+    for example in _schemas(openapi)["CreateRoomRequest"]["examples"]:
+        created = httpx.post(f"{live_server}/api/rooms", json=example, timeout=30)
+        assert created.status_code == 201, (example, created.text)
+        joined = httpx.post(f"{live_server}/api/rooms/{created.json()['room']}/join", json={})
+        assert joined.status_code in (201, 409), joined.text  # 409: a computer room is full
+
+
 def test_post_move_says_that_bot_turns_follow(openapi: dict[str, Any]) -> None:
     text = openapi["paths"]["/api/rooms/{room}/moves"]["post"]["description"]
     assert "computer, stand-in or timer turn" in text and "more than one" in text
+
+
+def test_an_integer_is_a_json_integer(live_server: LiveServer) -> None:
+    # JSON Schema's "integer" takes 60.0; true and "60" are no numbers.
+    def create(turn_seconds: object) -> int:
+        body = {"variant": "basic", "players": 2, "turn_seconds": turn_seconds}
+        return httpx.post(f"{live_server}/api/rooms", json=body, timeout=30).status_code
+
+    assert create(60.0) == 201
+    assert [create(bad) for bad in (True, "60", 60.5, 601.0)] == [422] * 4
