@@ -90,6 +90,6 @@ async def play_challenge(
 
 
 @router.get("/challenges/{challenge}", response_model=ChallengeResult, responses=errors(404))
-async def challenge_result(challenge: ChallengeId, service: ServiceDep) -> ChallengeResult:
+async def get_challenge(challenge: ChallengeId, service: ServiceDep) -> ChallengeResult:
     """Every entry side by side, hand by hand: points and who went out, finished hands only."""
     return await friends_of(service).challenges.result(challenge)

@@ -61,7 +61,7 @@ async def post_chat(
 
 
 @router.get("/rooms/{room}/chat", response_model=ChatHistory, responses=errors(*SEAT))
-async def read_chat(
+async def get_chat(
     room: RoomId,
     service: ServiceDep,
     seat: Annotated[int | None, Depends(_reader)],

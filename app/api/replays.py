@@ -79,7 +79,7 @@ def _record_replay(record: MatchRecord, wanted: int | None) -> Replay:
     response_model=Replay,
     responses=errors(*SEAT, 409, e409=_NOT_OVER),
 )
-async def room_replay(
+async def get_replay(
     room: RoomId, seat: SeatDep, service: ServiceDep, hand: HandQuery = None
 ) -> Replay:
     """A finished hand of the room step by step (a seat's token, as for GET .../log)."""
@@ -92,7 +92,7 @@ async def room_replay(
     response_model=Replay,
     responses=errors(*BODY, 409, e409=_NOT_OVER),
 )
-def replay_file(body: MatchRecord | LogBody, hand: HandQuery = None) -> Replay:
+def replay_record(body: MatchRecord | LogBody, hand: HandQuery = None) -> Replay:
     """A hand of a match record (docs/record.md) or of a room's log, step by step, with no
     room on the server: for a file opened in the browser. 422 `invalid_record` when its
     moves do not fit its deal. (A plain function: FastAPI runs it, and the answer's
@@ -124,7 +124,7 @@ async def _record_reader(
     responses=errors(*SEAT),
     dependencies=[Depends(_record_reader)],
 )
-async def room_record(room: RoomId, service: ServiceDep) -> MatchRecord:
+async def get_record(room: RoomId, service: ServiceDep) -> MatchRecord:
     """The match record (`rummy-record/1`, docs/record.md): every finished hand of the
     room's latest match, self-contained. A seat's token, or none for a room with
     spectators."""

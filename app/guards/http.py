@@ -14,7 +14,11 @@ from app.errors import AppError, error_json
 ROOM_PATH = re.compile(r"^/api/rooms/[^/]+(?:/.*)?$")
 _JOIN_PATH = re.compile(r"^/api/rooms/[^/]+/join/?$")
 _MOVE_PATH = re.compile(r"^/api/rooms/[^/]+/(?:moves|votes)/?$")
-_CREATE_PATHS = frozenset({"/api/rooms", "/api/rooms/", "/api/challenges", "/api/challenges/"})
+# Requests that make a room, or (POST /api/replays) replay a whole sent hand: the costly
+# ones, counted together under the create rate.
+_CREATE_PATHS = frozenset(
+    {"/api/rooms", "/api/rooms/", "/api/challenges", "/api/challenges/", "/api/replays"}
+)
 # A challenge's entry makes a room too (app/social/challenges.py): counted as a create.
 _CHALLENGE_PLAY_PATH = re.compile(r"^/api/challenges/[^/]+/play/?$")
 # Responses that mean "your credential or room id was wrong".

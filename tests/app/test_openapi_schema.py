@@ -28,6 +28,15 @@ OPERATIONS = {
     ("get", "/api/rooms/{room}/review"): "get_review",
     ("get", "/api/rooms/{room}/watch"): "watch",
     ("post", "/api/rooms/{room}/stand-in"): "stand_in",
+    ("get", "/api/rooms/{room}/replay"): "get_replay",
+    ("post", "/api/replays"): "replay_record",
+    ("get", "/api/rooms/{room}/record"): "get_record",
+    ("post", "/api/rooms/{room}/chat"): "post_chat",
+    ("get", "/api/rooms/{room}/chat"): "get_chat",
+    ("post", "/api/rooms/{room}/rematch"): "rematch",
+    ("post", "/api/challenges"): "create_challenge",
+    ("post", "/api/challenges/{challenge}/play"): "play_challenge",
+    ("get", "/api/challenges/{challenge}"): "get_challenge",
     ("get", "/healthz"): "get_health",
 }
 
