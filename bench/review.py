@@ -33,7 +33,8 @@ def played_hand(variant: str, players: int, seed: int) -> LogHand:
     """One hand of greedy bots from a fixed seed, as the room log would hold it."""
     digest = hashlib.sha256(f"bench-review:{seed}".encode()).digest()
     start = rules.new_game(variant, players, seed=digest)
-    state, bot, moves = start, GreedyStrategy(), []
+    state, bot = start, GreedyStrategy()
+    moves: list[LogMove] = []
     while state.phase in ("draw", "play"):
         view = rules.seat_view(state, state.turn)
         move = bot.choose(view, list(rules.legal_moves(view)), Random(len(moves)))
