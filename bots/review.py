@@ -98,10 +98,12 @@ def paired_gain(
 
 def _reasons(view: SeatView, made: Move, better: Move) -> dict[str, str]:
     """This decision's own words: what was played, what the better move does and why."""
+    # The move made by what it did only (its own "why" argued for it); the better one in full.
     did, do = explain(view, made), explain(view, better)
+    what = {lang: text.split(":")[0] for lang, text in did.items()}
     return {
-        "en": f"You chose to {did['en']}. Better: {do['en']}.",
-        "nl": f"Je koos: {did['nl']}. Beter: {do['nl']}.",
+        "en": f"You chose to {what['en']}. Better: {do['en']}.",
+        "nl": f"Je koos: {what['nl']}. Beter: {do['nl']}.",
     }
 
 
