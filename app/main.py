@@ -14,12 +14,11 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import FileResponse, HTMLResponse, JSONResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import rules
-from app import guards, logscrub
+from app import guards, logscrub, static
 from app.api import (
     asyncapi,
     challenges,
@@ -61,7 +60,6 @@ _STATUS_CODES = {
     413: "payload_too_large",
     422: "invalid_request",
 }
-_FALLBACK_PAGE = "<!doctype html><title>rummy</title><p>The web app is not installed here.</p>"
 
 
 def create_app(settings: Settings | None = None, *, clock: Clock | None = None) -> FastAPI:
@@ -93,7 +91,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.include_router(challenges.router)
     app.include_router(health.router)
     app.include_router(asyncapi.router)
-    _add_web(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
+    static.install(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
 
     guards.install(app, settings)
     head.install(app)
@@ -218,18 +216,3 @@ def _add_error_handlers(app: FastAPI) -> None:
             content={"error": {"code": code, "message": message}},
             headers=getattr(exc, "headers", None),
         )
-
-
-def _add_web(app: FastAPI, web_dir: Path) -> None:
-    """index.html at / and /r/{room}; assets under /web/ (never StaticFiles at /)."""
-    index = web_dir / "index.html"
-
-    async def page() -> Any:
-        if index.is_file():
-            return FileResponse(index, media_type="text/html")
-        return HTMLResponse(_FALLBACK_PAGE)
-
-    app.add_api_route("/", page, methods=["GET"], include_in_schema=False)
-    app.add_api_route("/r/{room}", page, methods=["GET"], include_in_schema=False)
-    app.add_api_route("/c/{challenge}", page, methods=["GET"], include_in_schema=False)
-    app.mount("/web", StaticFiles(directory=web_dir, check_dir=False), name="web")

@@ -6,14 +6,17 @@ goes in, so the review cannot teach with hindsight: the hands revealed at the en
 order and the other seats' cards are simply not there.
 
 For each own move the expert (with its memory of the earlier views) picks its move; where that
-differs, both are played out over the same determinized samples (`bots.search`) and the gap in
-their values, in points, is the decision's `cost`. The sample count bounds the work and keeps a
-review reproducible: its random stream derives from the views' versions, not from anything
-hidden.
+differs, both are played out over the same determinized samples and the mean of the paired
+differences, in points, is the decision's `cost`, with `spread` its uncertainty (one standard
+error of that mean): "about 12 points, ± 4". Neither is ever more than the points at stake in
+the hand (`stake_of`, known once the hand is over): no single decision can cost more than the
+hand was worth. The sample count bounds the work and keeps a review reproducible: its random
+stream derives from the views' versions, not from anything hidden.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 from random import Random
@@ -22,13 +25,19 @@ from typing import TYPE_CHECKING
 from bots.expert import ExpertStrategy
 from bots.explain import explain
 from bots.knowledge import Knowledge
-from bots.search import evaluate
+from bots.rollout import play_out
+from bots.search import leaf_value, sample_game
 from rules import legal_moves, playout
 
 if TYPE_CHECKING:
-    from rules import Move, SeatView
+    from collections.abc import Callable
 
-REVIEW_SAMPLES = 12
+    from rules import HandResult, Move, SeatView
+
+# Samples of the hidden cards for the expert's own choice, and for the cost of a move that
+# differs from it (paired: both moves are played out on the same samples).
+CHOICE_SAMPLES = 6
+REVIEW_SAMPLES = 16
 
 
 @dataclass(frozen=True)
@@ -47,11 +56,64 @@ class Decision:
     better: Move | None
     cost: float
     reasons: dict[str, str]
+    spread: float = 0.0  # the cost's uncertainty, in points (one standard error)
 
 
-def review_hand(steps: Sequence[Step], samples: int = REVIEW_SAMPLES) -> list[Decision]:
-    """Every own decision of `steps` with the hard bot's choice and its estimated cost."""
-    expert = ExpertStrategy(budget_ms=None, samples=samples)
+def stake_of(result: HandResult) -> int:
+    """The points at stake in a finished hand: the most any seat scored or paid in it."""
+    return max((abs(p) for p in result.points), default=0)
+
+
+def paired_gain(
+    know: Knowledge,
+    made: Move,
+    better: Move,
+    rng: Random,
+    price: Callable[[Sequence[int]], float],
+    samples: int,
+) -> tuple[float, float]:
+    """How many points `better` is worth more than `made` to the seat, over `samples`
+    determinized deals of what it cannot see: (mean, standard error of the mean)."""
+    me, lines = know.me, (playout.to_fast_move(made), playout.to_fast_move(better))
+    gains: list[float] = []
+    tries = 0
+    while len(gains) < samples and tries < 2 * samples:
+        tries += 1
+        base = sample_game(know, rng)
+        if base is None:
+            continue
+        values = []
+        for move in lines:
+            g = base.copy()
+            g.apply(me, move)
+            play_out(g, know.view.players)
+            values.append(leaf_value(g, me, price))
+        gains.append(values[1] - values[0])
+    if len(gains) < 2:
+        return 0.0, 0.0
+    mean = sum(gains) / len(gains)
+    var = sum((x - mean) ** 2 for x in gains) / (len(gains) - 1)
+    return mean, math.sqrt(var / len(gains))
+
+
+def _reasons(view: SeatView, made: Move, better: Move) -> dict[str, str]:
+    """This decision's own words: what was played, what the better move does and why."""
+    # The move made by what it did only (its own "why" argued for it); the better one in full.
+    did, do = explain(view, made), explain(view, better)
+    what = {lang: text.split(":")[0] for lang, text in did.items()}
+    return {
+        "en": f"You chose to {what['en']}. Better: {do['en']}.",
+        "nl": f"Je koos: {what['nl']}. Beter: {do['nl']}.",
+    }
+
+
+def review_hand(
+    steps: Sequence[Step], samples: int = REVIEW_SAMPLES, stake: int | None = None
+) -> list[Decision]:
+    """Every own decision of `steps` with the hard bot's choice and its estimated cost,
+    each cost and its spread at most `stake` (the hand's points at stake) when given."""
+    expert = ExpertStrategy(budget_ms=None, samples=CHOICE_SAMPLES)
+    cap = math.inf if stake is None else float(stake)
     out: list[Decision] = []
     for step in steps:
         view = step.view
@@ -64,11 +126,22 @@ def review_hand(steps: Sequence[Step], samples: int = REVIEW_SAMPLES) -> list[De
         if better == step.move or len(legal) < 2:
             out.append(Decision(step.version, step.move, None, 0.0, explain(view, step.move)))
             continue
-        memory = expert.book.get(view)
-        know = Knowledge(view, memory, playout.fast_rules(view.variant))
-        ev = expert.evaluation(view, know)
-        lines = [[playout.to_fast_move(step.move)], [playout.to_fast_move(better)]]
-        values, used = evaluate(know, lines, rng, ev.cost, samples=samples, horizon=view.players)
-        cost = max(0.0, values[1] - values[0]) if used else 0.0
-        out.append(Decision(step.version, step.move, better, round(cost, 1), explain(view, better)))
+        know = Knowledge(view, expert.book.get(view), playout.fast_rules(view.variant))
+        price = expert.evaluation(view, know).cost
+        gain, error = paired_gain(know, step.move, better, rng, price, samples)
+        if gain - error <= 0 or cap == 0:
+            # Not clearly better on these samples (or nothing was at stake): the move made
+            # stands, at no cost.
+            out.append(Decision(step.version, step.move, None, 0.0, explain(view, step.move)))
+            continue
+        out.append(
+            Decision(
+                step.version,
+                step.move,
+                better,
+                round(min(gain, cap), 1),
+                _reasons(view, step.move, better),
+                round(min(error, cap), 1),
+            )
+        )
     return out

@@ -47,7 +47,11 @@ class ReviewDecision(BaseModel):
     version: int
     move: rules.Move
     better: rules.Move | None = Field(description="the hard bot's choice where it differs")
-    cost: float = Field(description="estimated points the move made cost against `better`")
+    cost: float = Field(
+        description="expected points the move made cost against `better`, from this seat's "
+        "view, never more than the hand's points at stake"
+    )
+    spread: float = Field(0.0, description="the uncertainty of `cost` (± points)")
     reason: str
     reasons: Reasons
 
@@ -81,6 +85,7 @@ async def get_review(
             move=rules.parse_move(d["move"]),
             better=None if d["better"] is None else rules.parse_move(d["better"]),
             cost=d["cost"],
+            spread=d.get("spread", 0.0),
             reason=d["reasons"][lang],
             reasons=Reasons(**d["reasons"]),
         )

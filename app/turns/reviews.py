@@ -18,7 +18,7 @@ from typing import Any
 
 import rules
 from app.views import LogHand
-from bots.review import Step, review_hand
+from bots.review import Step, review_hand, stake_of
 
 MAX_REVIEWS = 256
 
@@ -34,28 +34,33 @@ def steps_of(hand: LogHand, seat: int) -> list[Step]:
     return steps
 
 
-def _to_json(steps: list[Step]) -> str:
+def _to_json(steps: list[Step], stake: int | None = None) -> str:
+    """The worker's input: the steps, and the hand's points at stake (caps every cost)."""
     return json.dumps(
-        [
-            {
-                "version": s.version,
-                "view": s.view.model_dump(mode="json"),
-                "move": None if s.move is None else rules.move_to_json(s.move),
-            }
-            for s in steps
-        ]
+        {
+            "stake": stake,
+            "steps": [
+                {
+                    "version": s.version,
+                    "view": s.view.model_dump(mode="json"),
+                    "move": None if s.move is None else rules.move_to_json(s.move),
+                }
+                for s in steps
+            ],
+        }
     )
 
 
 def review_json(steps_json: str) -> list[dict[str, Any]]:
     """The review of a hand given as `_to_json` steps (runs in a bot worker)."""
+    given = json.loads(steps_json)
     steps = [
         Step(
             s["version"],
             rules.SeatView.model_validate(s["view"]),
             None if s["move"] is None else rules.parse_move(s["move"]),
         )
-        for s in json.loads(steps_json)
+        for s in given["steps"]
     ]
     return [
         {
@@ -63,9 +68,10 @@ def review_json(steps_json: str) -> list[dict[str, Any]]:
             "move": rules.move_to_json(d.move),
             "better": None if d.better is None else rules.move_to_json(d.better),
             "cost": d.cost,
+            "spread": d.spread,
             "reasons": d.reasons,
         }
-        for d in review_hand(steps)
+        for d in review_hand(steps, stake=given["stake"])
     ]
 
 
@@ -88,7 +94,8 @@ class Reviews:
 
         async def work() -> None:
             try:
-                steps = await asyncio.to_thread(lambda: _to_json(steps_of(hand, key[2])))
+                stake = None if hand.result is None else stake_of(hand.result)
+                steps = await asyncio.to_thread(lambda: _to_json(steps_of(hand, key[2]), stake))
                 self._done[key] = await run(review_json, steps)
                 while len(self._done) > MAX_REVIEWS:
                     self._done.popitem(last=False)

@@ -101,3 +101,24 @@ async def test_the_review_endpoint_answers_pending_then_ready(api: Api) -> None:
     for d in r["decisions"]:
         assert d["reason"] == d["reasons"]["nl"] and d["cost"] >= 0
         assert (d["better"] is None) == (d["cost"] == 0 and d["better"] is None)
+
+
+def test_each_cost_is_an_estimate_within_the_points_at_stake() -> None:
+    """Each cost comes with its uncertainty, no cost exceeds what the hand was worth, and
+    each costly decision has reasons of its own (not one line for all)."""
+    from bots.review import stake_of
+
+    costly = []
+    for seed in range(6):
+        start, moves, end = _played_hand(seed)
+        assert end.hand_result is not None
+        stake = stake_of(end.hand_result)
+        hand = _log(start, moves)
+        for seat in (0, 1):
+            review = review_json(_to_json(steps_of(hand, seat), stake))
+            for d in review:
+                assert 0 <= d["cost"] <= stake and 0 <= d["spread"] <= stake, (seed, d, stake)
+            costly += [d for d in review if d["better"] is not None]
+    assert costly and all(d["cost"] > 0 and d["spread"] >= 0 for d in costly)
+    reasons = [d["reasons"]["en"] for d in costly]
+    assert len(set(reasons)) == len(reasons), reasons

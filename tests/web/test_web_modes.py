@@ -106,7 +106,7 @@ async def test_computer_game_plays_to_the_end_of_a_hand(pages, http) -> None:
     await page.keyboard.press("Enter")
     drawn = page.locator('#hand .card[data-card="8C"]')
     await expect(drawn).to_be_visible()
-    await expect(drawn).to_have_attribute("aria-label", "klaveren acht")
+    await expect(drawn).to_have_attribute("aria-label", "8♣, klaveren acht")
     await drawn.focus()
     await page.keyboard.press(" ")
     await expect(drawn).to_have_attribute("aria-pressed", "true")

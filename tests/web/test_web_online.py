@@ -198,7 +198,7 @@ async def test_reload_restores_seat_and_presence(pages) -> None:
     await anna.get_by_role("button", name="English").click()
     await expect(anna.locator("#turn-line")).to_have_text("Your turn: draw a card.")
     await expect(anna.locator("#hand .card").first).to_have_attribute(
-        "aria-label", re.compile(r"^\w+ of \w+$")
+        "aria-label", re.compile(r"^\S+, \w+ of \w+$")
     )
     await anna.get_by_role("button", name="Nederlands").click()
     await expect(anna.locator("#turn-line")).to_have_text("Jij bent aan de beurt: trek een kaart.")

@@ -13,12 +13,13 @@ from webdeals import computer_room, new_room
 from webtools import PHONE, meld, screenshot
 
 
-def cost_text(cost: float) -> str:
+def cost_text(cost: float, spread: float) -> str:
     """A cost as the page words it: under a point in words, else rounded as JavaScript's
-    Math.round does (38.5 is 39), not as Python's round (38.5 is 38)."""
+    Math.round does (38.5 is 39), not as Python's round (38.5 is 38), with its uncertainty."""
     if cost < 1:
         return "kostte minder dan een punt"
-    return f"kostte ongeveer {math.floor(cost + 0.5)} punten"
+    text = f"kostte ongeveer {math.floor(cost + 0.5)} punten"
+    return f"{text}, ± {math.floor(spread + 0.5)}" if spread >= 1 else text
 
 
 pytestmark = pytest.mark.browser
@@ -125,7 +126,7 @@ async def test_the_review_lists_the_costliest_decisions_and_shows_each_in_the_re
     await expect(items).to_have_count(len(expected))
     assert await listed(review) == [[d["version"], d["cost"]] for d in expected]
     for item, d in zip(await items.all(), expected, strict=True):
-        await expect(item.locator(".decision-cost")).to_have_text(cost_text(d["cost"]))
+        await expect(item.locator(".decision-cost")).to_have_text(cost_text(d["cost"], d["spread"]))
         await expect(item.locator("dd.did")).to_have_text(in_words(d["move"]))
         await expect(item.locator("dd.better")).to_have_text(in_words(d["better"]))
         await expect(item.locator(".decision-reason")).to_have_text(

@@ -18,6 +18,13 @@ export function isRed(code) {
   return s === "H" || s === "D";
 }
 
+/** "7♠, schoppen zeven" / "7♠, seven of spades": what the card shows, then its spoken
+ * name, so a voice-control user can say what they see (WCAG 2.5.3, label in name). */
+export function cardLabel(code) {
+  if (!code) return "";
+  return isJoker(code) ? cardName(code) : `${cardShort(code)}, ${cardName(code)}`;
+}
+
 /** "schoppen zeven" / "seven of spades": the card's spoken name. */
 export function cardName(code) {
   if (!code) return "";
@@ -55,6 +62,7 @@ function face(code) {
   if (isJoker(code)) {
     const star = document.createElement("span");
     star.className = "card-joker";
+    star.setAttribute("aria-hidden", "true");
     star.textContent = "★";
     const word = document.createElement("span");
     word.className = "card-joker-word";
@@ -73,6 +81,7 @@ function face(code) {
   corner.append(rank, suit);
   const pip = document.createElement("span");
   pip.className = "card-pip";
+  pip.setAttribute("aria-hidden", "true"); // the corner says it already
   pip.textContent = SUIT_SYMBOL[code[1]];
   frag.append(corner, pip);
   return frag;
@@ -87,7 +96,7 @@ export function renderCard(code, { tag = "div", attrs = {}, classes = [] } = {})
   if (tag === "button") el.type = "button";
   el.className = ["card", isJoker(code) ? "joker" : isRed(code) ? "red" : "black", ...classes].join(" ");
   el.dataset.suit = suitOf(code) ?? "J";
-  el.setAttribute("aria-label", cardName(code));
+  el.setAttribute("aria-label", cardLabel(code));
   if (tag !== "button") el.setAttribute("role", "img");
   for (const [k, v] of Object.entries(attrs)) {
     if (v !== undefined && v !== null && v !== false) el.setAttribute(k, v === true ? "" : v);

@@ -12,6 +12,8 @@ export function h(tag, attrs = {}, ...children) {
     else if (k === "data") for (const [dk, dv] of Object.entries(v)) { if (dv !== undefined && dv !== null) el.dataset[dk] = dv; }
     else if (k === "text") el.textContent = v;
     else if (k === "value") el.value = v;
+    // Through the CSSOM: the page's CSP allows no inline style attribute (app/static.py).
+    else if (k === "style") el.style.cssText = v;
     else el.setAttribute(k, v === true ? "" : v);
   }
   append(el, children);

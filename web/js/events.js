@@ -6,7 +6,7 @@ import { legalMeld, legalOf } from "./legal.js";
 import { fetchHint } from "./hint.js";
 import { muted, setMuted } from "./cues.js";
 import { motionOn, setMotion } from "./motion.js";
-import { errorText, lang, setLang, t } from "./i18n.js";
+import { errorText, lang, loadLang, setLang, t } from "./i18n.js";
 import { decisionReplay, dropReview, loadReview } from "./review.js";
 import { replayActions } from "./replay-page.js";
 import { forgetGame, inviteUrl } from "./saved.js";
@@ -60,8 +60,9 @@ export function bindEvents(store, game) {
   }
 
   const actions = {
-    lang: () => {
+    lang: async () => {
       setLang(lang() === "nl" ? "en" : "nl");
+      await loadLang();
       store.emit();
     },
     mute: () => {

@@ -1,10 +1,7 @@
-// The language in use and the one lookup function; the strings live in lang/<code>.js.
-import nl from "./lang/nl.js";
-import en from "./lang/en.js";
-import rulesNl from "./lang/rules-nl.js";
-import rulesEn from "./lang/rules-en.js";
-
-const LANGS = { nl: { ...nl, rules: rulesNl }, en: { ...en, rules: rulesEn } };
+// The language in use and the one lookup function; the strings live in lang/<code>.js and
+// lang/rules-<code>.js, and only the language in use is ever fetched (`loadLang`).
+const CODES = ["nl", "en"];
+const LANGS = {}; // code -> its strings, once loaded
 const KEY = "rummy.lang";
 
 /** The browser's language: Dutch for any nl*, English for everything else. */
@@ -14,7 +11,7 @@ function browserLang() {
 }
 
 // A choice made with the switch wins over the browser's language.
-let current = LANGS[localStorage.getItem(KEY)] ? localStorage.getItem(KEY) : browserLang();
+let current = CODES.includes(localStorage.getItem(KEY)) ? localStorage.getItem(KEY) : browserLang();
 
 export function lang() {
   return current;
@@ -22,23 +19,32 @@ export function lang() {
 
 /** Use `code`; `remember` keeps it as the player's choice over the browser's language. */
 export function setLang(code, remember = true) {
-  current = LANGS[code] ? code : "nl";
+  current = CODES.includes(code) ? code : "nl";
   if (remember) localStorage.setItem(KEY, current);
   document.documentElement.lang = current;
+}
+
+/** Fetch the strings of the language in use (once); call before drawing in it. */
+export async function loadLang() {
+  const code = current;
+  if (LANGS[code]) return;
+  const [strings, rules] = await Promise.all([import(`./lang/${code}.js`), import(`./lang/rules-${code}.js`)]);
+  LANGS[code] = { ...strings.default, rules: rules.default };
 }
 
 /** The string `key` with `{name}` placeholders filled from `params` (`n` picks the plural). */
 export function t(key, params = {}) {
   // A count of one takes the singular form `<key>_one` where the language has one.
   const one = "n" in params && new Intl.PluralRules(current).select(Number(params.n)) === "one";
-  const text = (one && LANGS[current][`${key}_one`]) || (LANGS[current][key] ?? LANGS.nl[key] ?? key);
+  const strings = LANGS[current] || {};
+  const text = (one && strings[`${key}_one`]) || (strings[key] ?? key);
   if (typeof text !== "string") return text;
   return text.replace(/\{(\w+)\}/g, (_, k) => (k in params ? String(params[k]) : `{${k}}`));
 }
 
 /** A nested table of strings (suits, ranks, rules). */
 export function table(key) {
-  return LANGS[current][key] ?? LANGS.nl[key];
+  return (LANGS[current] || {})[key] ?? {};
 }
 
 /**
@@ -48,6 +54,6 @@ export function table(key) {
 export function errorText(error) {
   if (!error) return t("errorGeneric");
   if (error.code === "network") return t("errorNetwork");
-  const own = LANGS[current][`err_${error.code}`];
+  const own = (LANGS[current] || {})[`err_${error.code}`];
   return own || (current === "en" && error.message) || t("errorGeneric");
 }

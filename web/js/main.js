@@ -8,7 +8,7 @@ import { chatFrame, chatSeat, startChat, stopChat } from "./chat.js";
 import { cueFor, play } from "./cues.js";
 import { friendsGame, learnRematch, rematchFrame } from "./friends.js";
 import { bindEvents } from "./events.js";
-import { errorText, lang, setLang, t } from "./i18n.js";
+import { errorText, lang, loadLang, setLang, t } from "./i18n.js";
 import { seatName, useLocalNames } from "./names.js";
 import { Playback } from "./motion.js";
 import { render } from "./render.js";
@@ -405,6 +405,7 @@ async function route() {
 
 async function boot() {
   setLang(lang(), false);
+  await loadLang();
   const name = localStorage.getItem("rummy.name") || "";
   store.extra.lobby = { variant: "classic", players: "2", mode: "online", level: "medium", name, spectators: true, chat: true };
   bindEvents(store, game);

@@ -1,8 +1,8 @@
 // The table during a hand: opponents, stock and discard, melds, helpers, actions, your hand.
-import { cardName, cardsShort, isJoker, renderBack, renderCard } from "./cards.js";
+import { cardLabel, cardName, cardsShort, isJoker, renderBack, renderCard } from "./cards.js";
 import { h } from "./dom.js";
 import { isMeld, layoffMelds, layoffsOf, legalMeld, legalOf, openingTotal, penaltyTotal, swapMelds } from "./legal.js";
-import { t } from "./i18n.js";
+import { t, table } from "./i18n.js";
 import { describeMove, seatName } from "./names.js";
 import { inviteUrl, seatUrl } from "./saved.js";
 import { renderNewMatch, renderScores } from "./render-end.js";
@@ -71,7 +71,6 @@ function pile(view, legal, drop) {
       disabled: !canDraw("stock"),
     },
     renderBack(),
-    h("span", { class: "pile-count", text: String(view.stock_count) }),
   );
   const lastDiscard = view.last_move?.move?.type === "discard";
   const top = view.discard_top;
@@ -81,15 +80,17 @@ function pile(view, legal, drop) {
       type: "button",
       class: ["pile", "discard", canDraw("discard") && "can", lastDiscard && "last", drop?.length === 1 && legal.discard.includes(drop[0]) && "drop-ok"],
       data: { action: "draw", source: "discard" },
-      "aria-label": top ? t("discardLabel", { card: cardName(top) }) : t("discardEmpty"),
+      "aria-label": top ? t("discardLabel", { card: cardLabel(top) }) : t("discardEmpty"),
       disabled: !canDraw("discard"),
     },
     top ? renderCard(top, { attrs: { "data-card": top } }) : h("div", { class: "card empty", "aria-hidden": "true" }),
-    h("span", { class: "pile-count", text: String(view.discard_count) }),
   );
+  // The count sits on the pile's corner but outside its button: the button's name says it,
+  // and its visible text must stay within that name (WCAG 2.5.3).
+  const counted = (button, n) => h("div", { class: "pile-wrap" }, button, h("span", { class: "pile-count", "aria-hidden": "true", text: String(n) }));
   return h("div", { class: "piles" },
-    h("figure", {}, stock, h("figcaption", { text: t("stock") })),
-    h("figure", {}, discard, h("figcaption", { text: t("discardPile") })),
+    h("figure", {}, counted(stock, view.stock_count), h("figcaption", { text: t("stock") })),
+    h("figure", {}, counted(discard, view.discard_count), h("figcaption", { text: t("discardPile") })),
   );
 }
 
@@ -209,8 +210,10 @@ function actions(store, view, myTurn, anyFits, legal) {
   const meldable = n > 0 && isMeld(legal, selection);
   const btn = (action, label, { enabled = true, cls = "" } = {}) =>
     h("button", { type: "button", class: ["btn", cls], data: { action }, disabled: !enabled, text: label });
+  // A label with words is spoken as shown, then explained (a voice user says what they see).
+  const spoken = (label, name) => (/\p{L}/u.test(label) ? `${label} (${name})` : name);
   const tool = (action, label, name, enabled = true) =>
-    h("button", { type: "button", class: "btn small", data: { action }, disabled: !enabled, "aria-label": name, title: name, text: label });
+    h("button", { type: "button", class: "btn small", data: { action }, disabled: !enabled, "aria-label": spoken(label, name), title: name, text: label });
   const staged = store.staged.length
     ? h("div", { class: "staged", id: "staged" },
         h("span", { text: t("staged") }),
@@ -316,6 +319,8 @@ export function renderTable(store) {
   const needInvite = session.mode === "online" && (view.phase === "waiting" || (view.seats || []).some((s) => !s.name && !s.bot));
   const me = view.seats?.[view.seat] || {};
   return h("div", { class: ["table", `phase-${view.phase}`, myTurn && "my-turn"], id: "table", data: { phase: view.phase, seat: String(view.seat) } },
+    // The page's heading for screen readers: what is played, which hand (the top bar shows it).
+    h("h1", { class: "sr-only", id: "table-title", text: `${table("variantNames")[view.variant] || view.variant} · ${t("handNo", { n: view.hand_number })}` }),
     needInvite ? renderInvite(view, session, store.inviteCopied === session.room) : null,
     felt(view, others, session, [pile(view, legal, drop), status(store, view, myTurn)], melds(view, ctx)),
     watching ? h("p", { class: "watching", id: "watching", role: "status", text: t("watching") }) : h("div", { class: ["me", myTurn && "turn"], data: { seat: String(view.seat) } },
