@@ -54,6 +54,7 @@ from bots.search import evaluate
 from bots.strategy import by_type, move_cards, require_moves, variant_of
 from rules import Discard, Draw, Swap, playout
 from rules.playout import JOKER, FastMove
+from rules.runs import DELTAS, neighbour
 
 if TYPE_CHECKING:
     from rules import Move, SeatView
@@ -360,14 +361,12 @@ class ExpertStrategy:
         out: set[int] = set(know.targets)
         out.add(JOKER)
         ah = know.v.ace_high
-        from bots.knowledge import neighbour
-
         for c in hand:
             if c == JOKER:
                 continue
             r = playout.rank_of(c)
             out.update(playout.make(t, r) for t in range(4))
-            for d in (-2, -1, 1, 2):
+            for d in DELTAS:
                 n = neighbour(c, d, ah)
                 if n is not None:
                     out.add(n)
