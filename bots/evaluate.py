@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from bots.knowledge import Knowledge, neighbour
+from bots.knowledge import Knowledge
 from bots.melds import Splitter
 from rules import playout
 from rules.playout import JOKER
+from rules.runs import neighbour
 
 
 class HandEval:

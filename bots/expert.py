@@ -47,6 +47,7 @@ from random import Random
 from typing import TYPE_CHECKING
 
 from bots.evaluate import HandEval
+from bots.expertdraw import choose_draw, draw_in_doubt, sources, without
 from bots.greedy import splitter_for
 from bots.knowledge import Knowledge
 from bots.memory import HandMemory, MemoryBook
@@ -57,13 +58,6 @@ from rules.playout import JOKER, FastMove
 
 if TYPE_CHECKING:
     from rules import Move, SeatView
-
-
-def _without(hand: Sequence[int], taken: Sequence[int]) -> list[int]:
-    rest = list(hand)
-    for c in taken:
-        rest.remove(c)
-    return rest
 
 
 # Weights per variant, tuned against greedy; the measurements behind each value are in the
@@ -210,8 +204,16 @@ class ExpertStrategy:
         deadline = None if self.budget_ms is None else started + self.budget_ms / 1000.0
         draws = by_type(legal, Draw)
         if draws:
-            static = self._draw(view, draws, know, ev, rng)
-            if not self.search or len(draws) < 2 or not self._draw_in_doubt(view, know):
+            static = choose_draw(
+                view,
+                draws,
+                know,
+                ev,
+                rng,
+                sure_melds=self.sure_melds,
+                draw_samples=self.draw_samples,
+            )
+            if not self.search or len(draws) < 2 or not draw_in_doubt(view, know):
                 return static
             lines = [[(playout.DRAW, playout.SRC_STOCK)], [(playout.DRAW, playout.SRC_DISCARD)]]
             values, used = self._search(view, know, ev, lines, rng, deadline)
@@ -219,9 +221,9 @@ class ExpertStrategy:
                 return static
             # The static choice wins ties: the search must show a gain to overturn it.
             src = static.source if isinstance(static, Draw) else "stock"
-            bonus = [self.prior if m.source == src else 0.0 for m in self._sources(draws)]
+            bonus = [self.prior if m.source == src else 0.0 for m in sources(draws)]
             pick = max(range(2), key=lambda i: values[i] + bonus[i])
-            return self._sources(draws)[pick]
+            return sources(draws)[pick]
         play = self._play(view, legal, know, ev)
         if play is not None:
             return play
@@ -263,25 +265,6 @@ class ExpertStrategy:
             know, lines, rng, ev.cost, samples=samples, deadline=deadline, horizon=horizon
         )
 
-    @staticmethod
-    def _sources(draws: Sequence[Draw]) -> list[Draw]:
-        """The two draws as [stock, discard]."""
-        return sorted(draws, key=lambda m: m.source != "stock")
-
-    def _draw_in_doubt(self, view: SeatView, know: Knowledge) -> bool:
-        """Whether the top discard could matter at all (else the stock, without search).
-
-        rummy51's draw is never searched: its rule (the pile's top when it melds, lays off
-        or takes a joker) is sure, and the rollouts, where our seat plays greedy, open at
-        once and take what greedy takes. Paired on seed 13's 300 deals, searching the draw
-        cost 3.2 [+-3.3] points of hands won and 4.0 [+-2.4] points a hand of the margin
-        over the field.
-        """
-        if view.discard_top is None or know.v.opening_min:
-            return False
-        top = playout.code_to_int(view.discard_top)
-        return top != JOKER and top in self._related(know.hand, know)
-
     def _exposure(self, view: SeatView) -> float:
         """Points weigh more once an opponent is close to going out."""
         others = [n for s, n in enumerate(view.hand_counts) if s != view.seat]
@@ -289,89 +272,8 @@ class ExpertStrategy:
         return 1.0 if nearest > 4 else 1.5 if nearest > 2 else 2.2
 
     def _discard_cost(self, know: Knowledge, ev: HandEval, card: int) -> float:
-        rest = _without(know.hand, [card])
+        rest = without(know.hand, [card])
         return ev.cost(rest) + ev.feed_weight * know.feed_chance(card)
-
-    def _best_after(
-        self, know: Knowledge, ev: HandEval, hand: list[int], keep: int | None
-    ) -> float:
-        """The price of `hand` after its best discard (never `keep`, the card just taken).
-
-        Only the three costliest leftovers are tried: a bot keeps its cheap spare cards.
-        """
-        split_left = splitter_for(know.v.name).leftovers(hand)
-        options = [c for c in set(split_left) if c != keep and c != JOKER]
-        if not options:
-            options = [c for c in set(hand) if c != keep] or list(hand)
-        points = know.v.card_values
-        options.sort(key=lambda c: -points[c])
-        return min(
-            ev.cost(_without(hand, [c])) + ev.feed_weight * know.feed_chance(c) for c in options[:3]
-        )
-
-    def _draw(
-        self, view: SeatView, draws: Sequence[Draw], know: Knowledge, ev: HandEval, rng: Random
-    ) -> Move:
-        from_discard = [m for m in draws if m.source == "discard"]
-        from_stock = [m for m in draws if m.source == "stock"]
-        if not from_discard or not from_stock or view.discard_top is None:
-            return (from_stock or from_discard)[0]
-        top = playout.code_to_int(view.discard_top)
-        if top == JOKER:
-            return from_discard[0]
-        hand = know.hand
-        if know.v.opening_min:
-            # rummy51 (measured against greedy): a discard is worth taking when it melds or
-            # lays off now; a guess at partial melds costs more than the stock card gives.
-            return from_discard[0] if self._sure_gain(view, know, top) else from_stock[0]
-        if self.sure_melds and top not in splitter_for(know.v.name).leftovers(hand + [top]):
-            return from_discard[0]  # it completes a meld now: a sure card beats a guess
-        related = self._related(hand, know)
-        if top not in related:
-            return from_stock[0]
-        take = self._best_after(know, ev, hand + [top], keep=top)
-        # The stock: a sample of the unseen cards that could matter, weighted by how likely
-        # each is still to come; the others leave the hand as it is.
-        base = ev.cost(hand)
-        weights = [know.drawable(c) for c in range(playout.N_CODES)]
-        total_w = sum(weights)
-        rel = [c for c in related if weights[c] > 0]
-        rel_w = sum(weights[c] for c in rel)
-        if total_w <= 0 or not rel:
-            return from_discard[0] if take < base - 0.5 else from_stock[0]
-        picks = rng.choices(rel, weights=[weights[c] for c in rel], k=self.draw_samples)
-        cap = base + ev.feed_weight
-        sampled = sum(min(self._best_after(know, ev, hand + [c], None), cap) for c in picks)
-        share = rel_w / total_w
-        stock = share * sampled / len(picks) + (1.0 - share) * base
-        return from_discard[0] if take < stock - 0.5 else from_stock[0]
-
-    def _sure_gain(self, view: SeatView, know: Knowledge, top: int) -> bool:
-        """Whether the top discard melds with our hand or lays off on the table right now,
-        or takes a table run's joker (rummy51: the turn we open, if not now)."""
-        if know.swappable.count(top) > know.hand.count(top):
-            return True
-        if top not in splitter_for(know.v.name).leftovers(know.hand + [top]):
-            return True
-        return (not know.v.opening_min or bool(view.opened[view.seat])) and top in know.targets
-
-    def _related(self, hand: Sequence[int], know: Knowledge) -> set[int]:
-        """Unseen cards that could change the hand's melds (same rank, near in suit)."""
-        out: set[int] = set(know.targets)
-        out.add(JOKER)
-        ah = know.v.ace_high
-        from bots.knowledge import neighbour
-
-        for c in hand:
-            if c == JOKER:
-                continue
-            r = playout.rank_of(c)
-            out.update(playout.make(t, r) for t in range(4))
-            for d in (-2, -1, 1, 2):
-                n = neighbour(c, d, ah)
-                if n is not None:
-                    out.add(n)
-        return out
 
     def _play(
         self, view: SeatView, legal: Sequence[Move], know: Knowledge, ev: HandEval
@@ -383,7 +285,7 @@ class ExpertStrategy:
             plays = with_joker or plays
             if plays:
                 return min(
-                    plays, key=lambda m: ev.cost(_without(hand, list(playout.ints(move_cards(m)))))
+                    plays, key=lambda m: ev.cost(without(hand, list(playout.ints(move_cards(m)))))
                 )
         if not plays and not by_type(legal, Swap):
             return None
@@ -407,7 +309,7 @@ class ExpertStrategy:
             scored = [
                 (
                     (after_meld if m.type == "meld" else ev).cost(
-                        _without(hand, list(playout.ints(move_cards(m))))
+                        without(hand, list(playout.ints(move_cards(m))))
                     ),
                     -len(move_cards(m)),
                     i,
@@ -482,7 +384,7 @@ class ExpertStrategy:
             card = playout.code_to_int(m.card)
             if card not in spare:
                 continue
-            gain = len(spare) - len(sp.leftovers(_without(hand, [card]) + [JOKER]))
+            gain = len(spare) - len(sp.leftovers(without(hand, [card]) + [JOKER]))
             if best is None or gain > best[0]:
                 best = (gain, m)
         return None if best is None else best[1]

@@ -13,10 +13,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from bots.greedy import splitter_for
-from bots.knowledge import neighbour
 from bots.strategy import joker_stands, move_cards
 from rules import playout
 from rules.playout import JOKER
+from rules.runs import neighbour, run_neighbours
 
 if TYPE_CHECKING:
     from rules import Move, SeatView
@@ -72,8 +72,10 @@ def _waits(pair: tuple[int, int], ace_high: bool) -> list[int]:
             if s not in (playout.suit_of(a), playout.suit_of(b))
         ]
     out = []
-    gap = playout.rank_of(b) - playout.rank_of(a)
-    for card, d in ((a, -1), (b, 1)) if gap == 1 else ((a, 1),):
+    # A pair one rank apart waits at both ends; two apart, in the middle (the pairs are read
+    # without the high ace, `_kept_pair`).
+    next_to = neighbour(a, 1, False) == b
+    for card, d in ((a, -1), (b, 1)) if next_to else ((a, 1),):
         n = neighbour(card, d, ace_high)
         if n is not None:
             out.append(n)
@@ -89,7 +91,7 @@ def _kept_pair(hand: list[int], view: SeatView) -> tuple[tuple[int, int], list[i
     for i, a in enumerate(left):
         for b in left[i + 1 :]:
             same_rank = playout.rank_of(a) == playout.rank_of(b) and a != b
-            near = playout.suit_of(a) == playout.suit_of(b) and 1 <= abs(a - b) <= 2
+            near = b in run_neighbours(a, False)
             if not (same_rank or near):
                 continue
             waits = [c for c in _waits((a, b), v.ace_high) if live[c]]

@@ -16,31 +16,10 @@ from bots.memory import HandMemory
 from bots.strategy import joker_stands, table_targets
 from rules import playout
 from rules.playout import JOKER, FastRules
+from rules.runs import neighbour
 
 if TYPE_CHECKING:
     from rules import SeatView
-
-
-def _neighbour(card: int, delta: int, ace_high: bool) -> int | None:
-    r = playout.rank_of(card) + delta
-    if ace_high and playout.rank_of(card) == 1 and delta < 0:
-        r = 14 + delta
-    if r < 1 or r > (14 if ace_high else 13):
-        return None
-    return playout.make(playout.suit_of(card), r)
-
-
-_NEIGHBOURS = {
-    (ah, c, d): _neighbour(c, d, ah)
-    for ah in (False, True)
-    for c in range(playout.JOKER)
-    for d in (-2, -1, 1, 2)
-}
-
-
-def neighbour(card: int, delta: int, ace_high: bool) -> int | None:
-    """The card `delta` (+-1, +-2) ranks away in the same suit (ace high when allowed)."""
-    return _NEIGHBOURS[(ace_high, card, delta)]
 
 
 class Knowledge:

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import rules
 from rules import playout
 from rules.playout import JOKER, FastRules
+from rules.runs import run_start
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,11 +48,7 @@ def candidate_melds(hand: Sequence[int], v: FastRules) -> list[Combo]:
             continue
         if jokers and len(layout) > 3 and JOKER in (layout[0], layout[-1]):
             continue
-        i = next(k for k, c in enumerate(layout) if c != JOKER)
-        rank = playout.rank_of(layout[i])
-        if rank == 1 and i > 0:
-            rank = 14  # an ace after other cards is the high ace
-        out.append(Combo(naturals, jokers, "run", layout, rank - i, value))
+        out.append(Combo(naturals, jokers, "run", layout, run_start(layout), value))
     return out
 
 

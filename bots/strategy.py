@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Protocol, TypeVar, runtime_checkable
 
 from rules import playout
 from rules.playout import FastRules
+from rules.runs import run_neighbours
 
 if TYPE_CHECKING:
     from rules import Move, SeatView
@@ -86,14 +87,11 @@ def has_partner(card: int, others: Sequence[int], ace_high: bool = False) -> boo
     """Whether another card could one day form a meld with `card` (same rank, near in suit)."""
     if card == playout.JOKER:
         return True
-    r, s = playout.rank_of(card), playout.suit_of(card)
+    r = playout.rank_of(card)
+    near = run_neighbours(card, ace_high)
     for o in others:
         if o == card or o == playout.JOKER:
             continue
-        if playout.rank_of(o) == r:
-            return True
-        if playout.suit_of(o) == s and abs(playout.rank_of(o) - r) <= 2:
-            return True
-        if ace_high and playout.suit_of(o) == s and {playout.rank_of(o), r} in ({1, 12}, {1, 13}):
+        if playout.rank_of(o) == r or o in near:
             return True
     return False

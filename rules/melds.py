@@ -28,6 +28,7 @@ from collections.abc import Sequence
 
 from rules.cards import JOKER, cards_name, make
 from rules.errors import InvalidLayoff, InvalidMeld
+from rules.runs import HIGH_ACE, top_rank
 
 MAX_RUN = 13
 MAX_SET = 4
@@ -102,7 +103,7 @@ def _run_base(cards: Sequence[int], suit: int, ace_high: bool) -> int:
             break
     if base == 0:
         return 0
-    top = 14 if ace_high else 13
+    top = top_rank(ace_high)
     if base < 1 or base + n - 1 > top:
         return 0
     for i, c in enumerate(cards):
@@ -111,7 +112,7 @@ def _run_base(cards: Sequence[int], suit: int, ace_high: bool) -> int:
         want = base + i
         if c != make(suit, want):
             return 0
-        if want == 14 and not ace_high:
+        if want == HIGH_ACE and not ace_high:
             return 0
     return base
 
@@ -161,8 +162,8 @@ def _arrange_run(
     lead = 0
     while cards[lead] == JOKER:
         lead += 1
-    top = 14 if ace_high else 13
-    for ace in (1, 14) if ace_high else (1,):
+    top = top_rank(ace_high)
+    for ace in (1, HIGH_ACE) if ace_high else (1,):
         ranks = sorted(ace if c % 13 == 0 else c % 13 + 1 for c in cards if c != JOKER)
         if len(set(ranks)) != len(ranks):
             return None
@@ -201,7 +202,7 @@ def layoff_run(m: TMeld, cards: Sequence[int], end: int, ace_high: bool) -> TMel
             none at the requested end).
     """
     k = len(cards)
-    top = 14 if ace_high else 13
+    top = top_rank(ace_high)
     if m.high - m.low + 1 + k <= MAX_RUN:
         orders = (tuple(cards),) if k == 1 else (tuple(cards), tuple(reversed(cards)))
         suit = m.key
@@ -244,8 +245,8 @@ def _layoff_both_ends(m: TMeld, cards: Sequence[int], end: int, top: int) -> TMe
         if c // 13 != suit:
             return None
         x = c % 13 + 1
-        if x == 1 and top == 14 and m.low > 1 and m.high == 13:
-            x = 14  # an ace next to the king goes high
+        if x == 1 and top == HIGH_ACE and m.low > 1 and m.high == 13:
+            x = HIGH_ACE  # an ace next to the king goes high
         if m.low <= x <= m.high:
             return None
         (below if x < m.low else above).append(x)
@@ -308,7 +309,7 @@ def fitting_naturals(m: TMeld, ace_high: bool) -> set[int]:
     if m.is_run:
         if m.high - m.low + 1 >= MAX_RUN:
             return set()
-        top = 14 if ace_high else 13
+        top = top_rank(ace_high)
         out = {make(m.key, m.low - 1)} if m.low > 1 else set()
         if m.high < top:
             out.add(make(m.key, m.high + 1))
@@ -327,6 +328,6 @@ def can_take_natural(m: TMeld, card: int, ace_high: bool) -> bool:
 def joker_slots(m: TMeld, ace_high: bool) -> int:
     """How many jokers could still be laid off onto `m`."""
     if m.is_run:
-        top = 14 if ace_high else 13
+        top = top_rank(ace_high)
         return min(MAX_RUN - (m.high - m.low + 1), (m.low - 1) + (top - m.high))
     return MAX_SET - len(m.cards)

@@ -9,6 +9,7 @@ from collections.abc import Sequence
 from rules.cards import JOKER, make
 from rules.engine.switches import FastRules
 from rules.melds import MAX_RUN
+from rules.runs import HIGH_ACE
 
 MAX_OPENING_COMBOS = 24
 MAX_SEARCH_NODES = 400
@@ -48,8 +49,8 @@ def _runs(r: FastRules, suit: int, ranks: int, jk: int) -> list[Cand]:
         return found
     top = r.top_rank
     pres = [bool(ranks >> x & 1) for x in range(15)]
-    if top == 14:
-        pres[14] = pres[1]
+    if top == HIGH_ACE:
+        pres[HIGH_ACE] = pres[1]
     values = [0] + [r.opening_values[make(suit, x)] for x in range(1, 15)]
     out: list[Cand] = []
     for a in range(1, top - 1):

@@ -1,4 +1,4 @@
-"""The fast engine API, for bots' playouts and the benchmark.
+"""The fast engine's API (`rules.engine`), for bots' playouts and the benchmark.
 
 The pydantic API (`rules.apply`, `rules.legal_moves`, ...) wraps this one: both share every
 rule. Here a game is a mutable `Game` of ints and lists and a move is a tuple, so a playout
@@ -6,12 +6,12 @@ costs no validation of models and no copies of the whole state per move.
 
 Typical bot loop::
 
-    from rules import fast
-    base = fast.determinize_game(view, others, stock, discard, seed)   # guesses -> Game
+    from rules import playout
+    base = playout.determinize_game(view, others, stock, discard, seed)  # guesses -> Game
     for _ in range(playouts):
         g = base.copy()
-        while not fast.is_over(g):
-            moves = fast.generate(g, g.turn)       # engine move tuples
+        while not playout.is_over(g):
+            moves = playout.generate(g, g.turn)    # engine move tuples
             g.apply(g.turn, rng.choice(moves))     # in place; raises IllegalMove if illegal
         score(g.hand_result)                       # Result(reason, winner, points, hands, rummy)
 
@@ -25,7 +25,8 @@ Cards are ints: ``suit * 13 + rank - 1`` (suits C D H S, rank 1 = ace .. 13 = ki
 `suit_of` and `make(suit, rank)` take them apart and back. A variant's switches and point
 tables are `fast_rules(name)` (`FastRules`: ``card_values``, ``opening_values``, ``deck``,
 ...). `single_melds(hand, rules)` finds every single meld of a hand with its opening value;
-`fitting_naturals(meld_from_model(view_meld), ace_high)` the cards a table meld takes.
+`fitting_naturals(meld_from_model(view_meld), ace_high)` the cards a table meld takes; run
+adjacency and the high ace are `rules.runs` (`neighbour`, `run_neighbours`, `run_start`).
 Engine moves:
 
 ==============================================  =========================================

@@ -15,6 +15,7 @@ from rules.engine.fields import LAYOFF, SWAP, FastMove
 from rules.engine.game import Game
 from rules.errors import IllegalMove
 from rules.melds import END_ANY, END_HIGH, END_LOW, MAX_RUN, TMeld, layoff_run, layoff_set
+from rules.runs import HIGH_ACE
 
 # cards, end, freed jokers, the new meld (sets) or None with the side (runs: END_LOW/HIGH,
 # or END_ANY for naturals and jokers at opposite ends, placed by `layoff_run` itself)
@@ -60,7 +61,7 @@ def _run_cands(m: TMeld, cnt: list[int], jk: int, top: int, out: list[Cand]) -> 
     seq = ()
     used = 0
     rank = m.low - 1
-    high_ace = top == 14 and m.high == 13 and room >= 1
+    high_ace = top == HIGH_ACE and m.high == 13 and room >= 1
     while len(seq) < room and rank >= 1:
         c = make(suit, rank)
         if cnt[c]:

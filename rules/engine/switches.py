@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rules.cards import JOKER, N_CODES, RANKS, make_deck
+from rules.runs import top_rank
 from rules.variants import VARIANTS, RuleSet
 
 EX_KEEP_TOP_ON_DRAW, EX_REBUILD_WHOLE, EX_KEEP_TOP_AFTER_TURN = 0, 1, 2
@@ -47,8 +48,8 @@ class FastRules:
         self.copies = tuple(self.deck.count(c) for c in range(N_CODES))
         self.has_jokers = rs.jokers > 0
         self.ace_high = rs.ace_high
-        # The highest rank a run may reach: 14 is the ace above the king.
-        self.top_rank = 14 if rs.ace_high else 13
+        # The highest rank a run may reach (`rules.runs`): the ace above the king, or the king.
+        self.top_rank = top_rank(rs.ace_high)
         self.distinct = rs.set_suits_distinct
         self.layoff_before_open = rs.layoff_before_first_meld
         self.opening_min = rs.opening_minimum or 0
