@@ -18,9 +18,14 @@ class Frozen(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
 
-# For models the server only sends: every field is in every one it sends, defaults included,
+# For models the server sends: every field is in every one it sends, defaults included,
 # so their JSON Schema (serialization mode: OpenAPI's responses) lists every field required.
-SENT_WHOLE = ConfigDict(json_schema_serialization_defaults_required=True)
+SENT_WHOLE = ConfigDict(
+    json_schema_serialization_defaults_required=True,
+    # A model sent whole is also read back whole (a record or log posted to /api/replays):
+    # one schema for both directions, so OpenAPI has one component, not -Input and -Output.
+    json_schema_mode_override="serialization",
+)
 
 
 # A name of its own in JSON Schema (`$defs`, OpenAPI components), so that a move's `end` and

@@ -5,7 +5,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request, Response
 
 from app.api.deps import RoomId, SeatDep, ServiceDep
-from app.api.responses import SEAT, errors
+from app.api.responses import BODY, SEAT, errors
 from app.social.registry import friends_of
 from app.views import CreatedRoom
 
@@ -20,7 +20,7 @@ _409 = "The match is still on (`wrong_phase`)"
     response_model=CreatedRoom,
     responses={
         200: {"model": CreatedRoom, "description": "The rematch made earlier"},
-        **errors(*SEAT, 409, e409=_409),
+        **errors(*SEAT, 409, *BODY, e409=_409),
     },
 )
 async def rematch(
