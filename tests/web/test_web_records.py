@@ -188,6 +188,9 @@ async def test_a_file_that_is_not_a_record_says_so(pages, tmp_path: Path) -> Non
     page = await pages.page(path="/#replay")
     junk = tmp_path / "junk.json"
     junk.write_text('{"hello": "world"}')
+    # The page's handlers are bound once its modules and language have loaded; a person
+    # takes longer than that to pick a file, a test must wait for it.
+    await page.wait_for_load_state("networkidle")
     await page.locator("#replay-file").set_input_files(str(junk))
     await expect(page.locator("#replay-error")).to_have_text(
         "Dit bestand is geen bewaarde partij of logboek van een kamer."
