@@ -65,6 +65,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         store = create_store(engine, settings)
         await store.seal_plain_rows()
         service = RoomService(store, hub, settings, clock or utcnow)
+        # What this process serves from its cache follows the other processes' moves.
+        hub.keep_current(service.snapshots.rooms, service.snapshots.forget)
         app.state.service = service
         app.state.fanout = Fanout(service)
         _tune_gc()
