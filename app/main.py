@@ -19,7 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import rules
-from app import guards, head, logscrub, openapi
+from app import guards, handshake_gate, head, logscrub, openapi
 from app.api import health, hints, moves, rooms, seats, watch, ws
 from app.api.catchup import catch_up_forever
 from app.api.fanout import Fanout
@@ -107,6 +107,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     _add_web(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
 
     guards.install(app, settings)
+    handshake_gate.install(app, settings)  # outermost: a storm's refusal costs nothing else
     openapi.install(app)
     head.install(app)
     return app
