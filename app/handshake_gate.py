@@ -13,6 +13,7 @@ client waits `Retry-After` (1 s, more the longer the queue) with jitter and trie
 
 from __future__ import annotations
 
+import logging
 import math
 from typing import Any
 
@@ -58,6 +59,26 @@ class HandshakeGate:
             done()
 
 
+class _DenialNoise(logging.Filter):
+    """uvicorn's sans-I/O websocket server sends a denial response correctly but then logs
+    "ASGI callable returned without completing handshake." for it (it marks only accepted or
+    closed handshakes complete): one such line is dropped per refusal sent here, so a storm
+    does not fill the log with errors that are not (and a real one still shows)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.pending = 0
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.pending and record.getMessage().startswith("ASGI callable returned without"):
+            self.pending -= 1
+            return False
+        return True
+
+
+_noise = _DenialNoise()
+
+
 async def _refuse(scope: Scope, receive: Receive, send: Send, retry: float) -> None:
     await receive()  # websocket.connect
     status, body = error_json(Unavailable("too many sockets opening at once: try again soon"))
@@ -71,9 +92,13 @@ async def _refuse(scope: Scope, receive: Receive, send: Send, retry: float) -> N
         (b"retry-after", str(math.ceil(retry)).encode()),
     ]
     await send({"type": "websocket.http.response.start", "status": status, "headers": headers})
+    _noise.pending += 1
     await send({"type": "websocket.http.response.body", "body": body})
 
 
 def install(app: Any, settings: Any) -> None:
     """Wrap a FastAPI app (outermost: a refusal costs nothing else)."""
     app.add_middleware(HandshakeGate, settings=settings)
+    uvicorn_errors = logging.getLogger("uvicorn.error")
+    if _noise not in uvicorn_errors.filters:
+        uvicorn_errors.addFilter(_noise)
