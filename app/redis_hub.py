@@ -91,6 +91,9 @@ class RedisHub(Hub):
         self._channels = RoomChannels(
             self._redis, CHANNEL, CONTROL + self.process, self._room_message
         )
+        # How this process's own events end (`publish` puts the origin last): with room
+        # affinity nearly every event a process hears is its own.
+        self._own_tail = json.dumps({"origin": self.process}, separators=(",", ":"))[1:]
         # The snapshot cache's rooms and how to drop one (keep_current).
         self._cached: Callable[[], Iterable[str]] = tuple
         self._forget: Callable[[str], None] = lambda room: None
@@ -164,6 +167,8 @@ class RedisHub(Hub):
         await self._channels.run(subscribed)
 
     def _room_message(self, room: str, data: str) -> None:
+        if data.endswith(self._own_tail):
+            return  # its own event, delivered locally when published: not even parsed
         try:
             event: dict[str, Any] = json.loads(data)
             if event.pop("origin", None) == self.process:
