@@ -12,7 +12,7 @@ PORT ?= 8000
 SYNC := $(UV) sync --locked --inexact
 TEST_DIRS := tests tests/app tests/bots tests/hostile tests/rules tests/scale tests/web
 
-.PHONY: run test check check-tests install install-test lock lint bench clean
+.PHONY: run test check check-tests install install-test lock lint bench clean cluster
 
 # uv is the only thing pip installs, pinned and hashed; it installs the rest from the lock.
 $(UV): scripts/uv-requirements.txt
@@ -38,6 +38,12 @@ lock: | $(UV)
 
 run: install
 	$(BIN)/rummy serve --host $(HOST) --port $(PORT)
+
+# N server processes behind HAProxy with room affinity, on this machine's PostgreSQL and
+# Redis (scripts/cluster.sh says which settings it reads; docs/cluster.md, across machines).
+N ?= 2
+cluster: install-test
+	CLUSTER_PORT=$(PORT) scripts/cluster.sh $(N)
 
 # Two workers side by side (pytest-xdist), each with its own database and Redis db
 # (tests/conftest.py): the suite spends most of its time waiting on servers, sockets and

@@ -51,6 +51,9 @@ class Settings(BaseSettings):
     ws_idle_seconds: float = 600.0
     body_timeout_seconds: float = 30.0
     ws_max_per_client: int = 256
+    # Websockets opening at once per process (handshake to first frame, app/handshake_gate.py);
+    # one more is refused with 503 and Retry-After instead of queueing (0: no cap).
+    ws_max_opening: int = 128
     # Seals the stored game states (app/persist/sealing.py): 32 bytes, URL-safe base64.
     # Unset: a key file made on first start (beside the SQLite database, or secret_key_file).
     # Every process of one database needs the same key: set it for PostgreSQL.

@@ -18,7 +18,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import rules
-from app import guards, logscrub, static
+from app import guards, handshake_gate, logscrub, static
 from app.api import (
     asyncapi,
     challenges,
@@ -94,6 +94,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     static.install(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
 
     guards.install(app, settings)
+    handshake_gate.install(app, settings)  # outermost: a storm's refusal costs nothing else
     head.install(app)
     return app
 
@@ -117,6 +118,8 @@ def _lifespan(
         service = RoomService(store, hub, settings, clock)
         turns = Turns(service, settings)
         service.turn_steps = turns.computer  # the move path's step after each commit
+        # What this process serves from its cache follows the other processes' moves.
+        hub.keep_current(service.snapshots.rooms, service.snapshots.forget)
         app.state.service = service
         app.state.turns = turns
         attach_friends(service, engine)  # chat, rematch, challenges (app/social/)

@@ -295,7 +295,7 @@ class Child:
 
     async def seat_loop(self, room: Room, seat: int) -> None:
         from websockets.asyncio.client import connect
-        from websockets.exceptions import ConnectionClosed
+        from websockets.exceptions import ConnectionClosed, InvalidStatus
 
         url_index = self.urls.index(room.urls[seat])
         self.first_try.setdefault((room.id, seat), time.time())
@@ -307,7 +307,20 @@ class Child:
             ws_url = f"ws://{parts.netloc}/api/rooms/{room.id}/ws?token={room.tokens[seat]}"
             try:
                 async with self.handshakes:
-                    ws = await connect(ws_url, max_size=2**22, open_timeout=30)
+                    try:
+                        ws = await connect(ws_url, max_size=2**22, open_timeout=30)
+                    except InvalidStatus as refused:
+                        # A storm the server cannot serve now (app/handshake_gate.py): wait
+                        # what it asks, with jitter, outside the handshake slots.
+                        if refused.response.status_code != 503:
+                            raise
+                        wait = float(refused.response.headers.get("Retry-After", "1"))
+                        self.stats.errors["ws_refused_503"] += 1
+                        delay = wait * random.uniform(0.5, 1.5)
+                        ws = None
+                if ws is None:
+                    await asyncio.sleep(delay)
+                    continue
                 async with ws:
                     attempts = 0
                     self.stats.open_ws += 1
@@ -339,7 +352,8 @@ class Child:
                     self.stats.problem(f"{room.id} seat {seat}: gave up reconnecting")
                     return
                 url_index += 1  # fail over to the next URL
-                await asyncio.sleep(min(0.1 * attempts, 1.0))
+                # Exponential with jitter: retries after a failure must not arrive together.
+                await asyncio.sleep(min(0.1 * 2**attempts, 5.0) * random.uniform(0.5, 1.5))
 
     async def _play(self, ws: Any, room: Room, seat: int, last_version: int) -> int:
         """Play this seat until the run ends; then finish the current hand (no think time,

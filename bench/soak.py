@@ -47,7 +47,7 @@ def rss_mb(pid: int) -> float:
 
 
 def children(pid: int) -> list[int]:
-    """The direct children of `pid` (the bot worker of a server)."""
+    """The direct children of `pid` (a server's bot worker, SQLite writer, resource tracker)."""
     found: list[int] = []
     for task in Path(f"/proc/{pid}/task").glob("*"):
         try:
@@ -55,6 +55,13 @@ def children(pid: int) -> list[int]:
         except OSError:
             continue
     return found
+
+
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")
+    except OSError:
+        return ""
 
 
 def _serve(port: int, db: Path, budget_ms: float) -> subprocess.Popen[bytes]:
@@ -117,14 +124,17 @@ async def _room(http: httpx.AsyncClient, stop: float, counts: Counts, think: flo
 async def _sample(server: int, stop: float, every: float, counts: Counts) -> list[float]:
     began = time.monotonic()
     series: list[float] = []
-    print("minute,server_mb,bot_worker_mb,moves,hands,errors", flush=True)
+    print("minute,server_mb,bot_worker_mb,sqlite_writer_mb,moves,hands,errors", flush=True)
     while True:
-        worker = sum(rss_mb(c) for c in children(server))
+        kids = {c: _cmdline(c) for c in children(server)}
+        worker = sum(rss_mb(c) for c, cmd in kids.items() if "spawn_main" in cmd)
+        writer = sum(rss_mb(c) for c, cmd in kids.items() if "sqlite_process" in cmd)
         mb = rss_mb(server)
         series.append(mb)
         minute = (time.monotonic() - began) / 60
         print(
-            f"{minute:.1f},{mb:.1f},{worker:.1f},{counts.moves},{counts.hands},{counts.errors}",
+            f"{minute:.1f},{mb:.1f},{worker:.1f},{writer:.1f},"
+            f"{counts.moves},{counts.hands},{counts.errors}",
             flush=True,
         )
         if time.monotonic() + every > stop + every / 2:

@@ -63,8 +63,10 @@ class Audience:
         self._wake()
 
     def behind(self, version: int) -> list[Outbox]:
-        """The sockets here whose newest view is older than `version` and not on its way."""
-        return [o for o in self.members if o.sent_version < version and o not in self._want_state]
+        """The sockets here whose newest view is older than `version` and not on its way
+        (a socket still waiting for its first view is served by its join)."""
+        wanted = self._want_state
+        return [o for o in self.members if 0 <= o.sent_version < version and o not in wanted]
 
     def _event(self, event: Event) -> None:
         if event.get("kind") == "frame":  # chat, rematch: the same frame for every socket

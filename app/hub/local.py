@@ -8,7 +8,7 @@ import asyncio
 import logging
 import weakref
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import UTC, datetime
 
 from app.hub.protocol import Event, Listener, Presence, away_of
@@ -69,6 +69,12 @@ class LocalHub:
     def rooms(self) -> set[str]:
         """Rooms with at least one listener (socket) in this process."""
         return set(self._listeners)
+
+    def keep_current(
+        self, rooms: Callable[[], Iterable[str]], forget: Callable[[str], None]
+    ) -> None:
+        """The snapshot cache (its rooms, and how to drop one), for a hub that does not hear
+        every room's events to keep it current. In-process every event is heard."""
 
     def watch(self, watcher: Callable[[str, Event], None]) -> None:
         """Call `watcher(room, event)` for every event of every room (the snapshot cache)."""

@@ -10,7 +10,7 @@ process; across processes the compare-and-swap on `rooms.version` lets exactly o
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any, Protocol
 
@@ -47,6 +47,13 @@ class Hub(Protocol):
 
     def rooms(self) -> set[str]:
         """Rooms with at least one listener (socket) in this process."""
+        ...
+
+    def keep_current(
+        self, rooms: Callable[[], Iterable[str]], forget: Callable[[str], None]
+    ) -> None:
+        """The snapshot cache (its rooms, and how to drop one), for a hub that does not hear
+        every room's events to keep it current."""
         ...
 
     def watch(self, watcher: Watcher) -> None:

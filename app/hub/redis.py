@@ -4,8 +4,9 @@
 (RUMMY_REDIS_URL). The routes use the same interface; what changes underneath:
 
 - Events: `publish` delivers to this process's own sockets at once and sends the event to
-  channel `rummy:room:<id>`, tagged with this process's id; every process listens on
-  `rummy:room:*` and delivers events from the others to its sockets. A listener that loses
+  channel `rummy:room:<id>`, tagged with this process's id; a process listens on the
+  channels of the rooms it has sockets in (app/room_channels.py), not on every room's,
+  and delivers events from the others to its sockets. A listener that loses
   Redis reconnects; events are hints ("the room changed"), and a socket always sends the
   room as the database has it, so a missed event delays a view but never corrupts one:
   `app.rooms.healing` finds the rooms it left behind within a few seconds.
@@ -34,6 +35,7 @@ import os
 import secrets
 import socket
 import time
+from collections.abc import Callable, Iterable
 from datetime import datetime
 from typing import Any
 
@@ -41,11 +43,13 @@ import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
 from app.hub.local import LocalHub
-from app.hub.protocol import Event, Presence, away_of
+from app.hub.protocol import Event, Listener, Presence, away_of
+from app.room_channels import RoomChannels
 
 log = logging.getLogger("rummy.redis_hub")
 
 CHANNEL = "rummy:room:"
+CONTROL = "rummy:hub:"  # a channel of each process's own: keeps its subscription open
 PRESENCE = "rummy:presence:"
 PROCESS = "rummy:proc:"  # liveness key of one process, with a TTL
 PROCESSES = "rummy:procs"  # every process that ever registered and was not swept yet
@@ -85,6 +89,15 @@ class RedisHub(LocalHub):
         self._away_cache: dict[str, tuple[float, dict[int, datetime]]] = {}
         self._generation: dict[str, int] = {}
         self._presence_failing = False  # logged once per outage, not once per view
+        self._channels = RoomChannels(
+            self._redis, CHANNEL, CONTROL + self.process, self._room_message
+        )
+        # How this process's own events end (`publish` puts the origin last): with room
+        # affinity nearly every event a process hears is its own.
+        self._own_tail = json.dumps({"origin": self.process}, separators=(",", ":"))[1:]
+        # The snapshot cache's rooms and how to drop one (keep_current).
+        self._cached: Callable[[], Iterable[str]] = tuple
+        self._forget: Callable[[str], None] = lambda room: None
 
     # -- life ------------------------------------------------------------------------------
 
@@ -145,29 +158,55 @@ class RedisHub(LocalHub):
             delay = min(delay * 2, 5.0)
 
     async def _listen(self) -> None:
-        pubsub = self._redis.pubsub()
-        try:
-            await pubsub.psubscribe(CHANNEL + "*")
+        async def subscribed() -> None:
             if self._ready.is_set():
                 # Back after losing Redis (it may have restarted empty): say again which
                 # seats this process holds, and tell their rooms.
                 await self._reassert()
             self._ready.set()
-            async for message in pubsub.listen():
-                if message.get("type") != "pmessage":
-                    continue
-                try:
-                    event: dict[str, Any] = json.loads(message["data"])
-                    if event.pop("origin", None) == self.process:
-                        continue  # delivered locally when it was published
-                    room = str(message["channel"]).removeprefix(CHANNEL)
-                    self._note(room, event)
-                    self._deliver(room, event)
-                except Exception:  # one bad message must not stop the fan-out
-                    log.exception("bad hub message")
-        finally:
-            with contextlib.suppress(RedisError, OSError):
-                await pubsub.aclose()
+
+        await self._channels.run(subscribed)
+
+    def _room_message(self, room: str, data: str) -> None:
+        if data.endswith(self._own_tail):
+            return  # its own event, delivered locally when published: not even parsed
+        try:
+            event: dict[str, Any] = json.loads(data)
+            if event.pop("origin", None) == self.process:
+                return  # delivered locally when it was published
+            self._note(room, event)
+            self._deliver(room, event)
+        except Exception:  # one bad message must not stop the fan-out
+            log.exception("bad hub message")
+
+    def subscribe(self, room: str, listener: Listener) -> Callable[[], None]:
+        self._channels.want(room)  # its events come here from now on
+        return super().subscribe(room, listener)
+
+    def keep_current(
+        self, rooms: Callable[[], Iterable[str]], forget: Callable[[str], None]
+    ) -> None:
+        """The snapshots cached here: `rooms()` lists them, `forget(room)` drops one."""
+        self._cached, self._forget = rooms, forget
+
+    def _reconcile(self) -> None:
+        """Hear only the rooms with a socket here; drop the cached snapshots of the others.
+
+        A room read for a request that landed here (no room affinity: a deploy, a dead
+        process) is served from the cache until the next heartbeat, then read again when
+        next asked: its events do not come here, so the cache would fall behind (a move
+        would still be safe, through the compare-and-swap, but a view would be late)."""
+        wanted = set(self._listeners)
+        for room in self._channels.reconcile(wanted):
+            self._presence.pop(room, None)
+            self._away_cache.pop(room, None)
+        for room in [r for r in self._cached() if r not in wanted]:
+            self._forget(room)
+
+    @property
+    def events_received(self) -> int:
+        """Events of rooms that reached this process from Redis (its own included)."""
+        return self._channels.received
 
     # -- presence --------------------------------------------------------------------------
 
@@ -185,6 +224,8 @@ class RedisHub(LocalHub):
             await self.publish(room, {"kind": "presence"})
 
     async def connect(self, room: str, seat: int) -> None:
+        # Subscribed before the socket's first view is read: no event falls in between.
+        await self._channels.ready(room)
         self._count_socket(room, seat)
         pipe = self._redis.pipeline(transaction=False)
         pipe.hincrby(PRESENCE + room, f"{seat}:{self.process}", 1)
@@ -246,7 +287,8 @@ class RedisHub(LocalHub):
             for process, mark in zip(processes, alive, strict=True):
                 if mark is not None or process == self.process:
                     seats |= owners[process]
-        if self._generation.get(room, 0) == generation:
+        # Cached only while its events (which invalidate it) come here.
+        if self._generation.get(room, 0) == generation and self._channels.listening(room):
             if len(self._presence) >= PRESENCE_CACHE_MAX:
                 self._presence.clear()
             self._presence[room] = (now, seats)
@@ -266,7 +308,7 @@ class RedisHub(LocalHub):
                 marks = {} if cached is None else cached[1]
             else:
                 marks = {int(seat): datetime.fromisoformat(at) for seat, at in stored.items()}
-                if self._generation.get(room, 0) == generation:
+                if self._generation.get(room, 0) == generation and self._channels.listening(room):
                     if len(self._away_cache) >= PRESENCE_CACHE_MAX:
                         self._away_cache.clear()
                     self._away_cache[room] = (now, marks)
@@ -309,6 +351,7 @@ class RedisHub(LocalHub):
             await asyncio.sleep(HEARTBEAT_SECONDS)
             try:
                 await self._heartbeat_once()
+                self._reconcile()
                 rounds += 1
                 if rounds % 2 == 0:
                     await self._sweep()

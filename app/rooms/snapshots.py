@@ -136,6 +136,10 @@ class SnapshotCache:
         snap = self._entries.get(room)
         return None if snap is None else mark_of(snap)
 
+    def rooms(self) -> list[str]:
+        """The rooms cached now."""
+        return list(self._entries)
+
     def marks(self) -> dict[str, Mark]:
         """Every cached room's mark (what `app.rooms.healing` checks against the database)."""
         return {room: mark_of(snap) for room, snap in self._entries.items()}

@@ -136,7 +136,9 @@ export class RoomSocket {
       }
       this.onStatus("closed");
       const behind = ev.code === BEHIND && this.retry === 0;
-      const delay = behind ? 0 : Math.min(8000, 400 * 2 ** this.retry);
+      // Jitter: after a restart or a storm (the server refuses handshakes it cannot serve
+      // now), thousands of tabs must not come back in the same instant.
+      const delay = behind ? 0 : Math.min(8000, 400 * 2 ** this.retry) * (0.5 + Math.random());
       this.retry += 1;
       this.timer = setTimeout(() => this.open(), delay);
     });

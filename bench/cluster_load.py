@@ -1,0 +1,162 @@
+"""One SQLite process beside clusters behind HAProxy, under bench/load.py, in one run.
+
+For each setup it starts the servers, runs `bench/load.py` (websocket bots, paced) through
+its URL with `--server-pid` for every server process (and the proxy's, reported apart),
+stops them, and at the end prints one line per setup: moves/s, ack p99, server CPU per
+acknowledged move (all server processes), the proxy's CPU per move, and the ratio of the
+cluster's CPU per move to the single SQLite process's (the goal: at most 1.3x).
+
+    .venv/bin/python bench/cluster_load.py --clusters 2 4 --rooms 200 --rate 600 --duration 60
+
+Setups: `sqlite` (one `rummy serve` on a temporary SQLite file) and `cluster N` for each N
+(`scripts/cluster.sh N` on PostgreSQL + Redis: a database of its own, created and dropped
+here; `--redis` picks the Redis db). Find the rate at p99 < 50 ms by running it at a few
+`--rate`s. Needs a quiet machine; `--duration 10 --rooms 20` checks that it works.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from load import free_port  # noqa: E402
+
+PY = sys.executable
+
+
+def _wait(url: str, proc: subprocess.Popen[bytes], what: str, timeout: float = 180) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if proc.poll() is not None:
+            raise SystemExit(f"{what} exited")
+        try:
+            if httpx.get(url + "/healthz", timeout=2).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.2)
+    raise SystemExit(f"{what} did not come up")
+
+
+def _children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").glob("*"):
+        try:
+            found += [int(c) for c in (task / "children").read_text().split()]
+        except OSError:
+            continue
+    return found
+
+
+def _load(url: str, pids: list[int], args: argparse.Namespace, out: Path) -> dict[str, Any]:
+    cmd = [PY, str(ROOT / "bench" / "load.py"), "--url", url, "--rooms", str(args.rooms)]
+    cmd += ["--duration", str(args.duration), "--rate", str(args.rate), "--json", str(out)]
+    for pid in pids:
+        cmd += ["--server-pid", str(pid)]
+    subprocess.run(cmd, check=False)
+    return dict(json.loads(out.read_text())) if out.exists() else {}
+
+
+def _cpu_s(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def sqlite_setup(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
+    port = free_port()
+    env = {**os.environ, "RUMMY_DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/one.db"}
+    env["RUMMY_RATE_LIMIT_ENABLED"] = "false"
+    rummy = str(Path(PY).with_name("rummy"))
+    with open(tmp / "one.log", "wb") as log:
+        proc = subprocess.Popen([rummy, "serve", "--port", str(port)], env=env, stderr=log)
+    try:
+        _wait(f"http://127.0.0.1:{port}", proc, "the SQLite server")
+        return _load(f"http://127.0.0.1:{port}", [proc.pid], args, tmp / "one.json")
+    finally:
+        proc.terminate()
+        proc.wait(30)
+
+
+def cluster_setup(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
+    port, base = free_port(), free_port()
+    database = f"cluster_load_{os.getpid()}_{n}"
+    env = {
+        **os.environ,
+        "RUMMY_DATABASE_URL": f"{args.postgres}/{database}",
+        "RUMMY_REDIS_URL": args.redis,
+        "RUMMY_RATE_LIMIT_ENABLED": "false",
+        "CLUSTER_PORT": str(port),
+        "CLUSTER_BASE_PORT": str(base),
+        "CLUSTER_DIR": str(tmp / f"cluster{n}"),
+    }
+    cluster = subprocess.Popen(
+        [str(ROOT / "scripts" / "cluster.sh"), str(n)], env=env, start_new_session=True
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        _wait(url, cluster, "the cluster")
+        kids = _children(cluster.pid)
+        proxy = [p for p in kids if "haproxy" in Path(f"/proc/{p}/cmdline").read_text()]
+        servers = [p for p in kids if p not in proxy]
+        proxy_before = sum(_cpu_s(p) for p in proxy)
+        result = _load(url, servers, args, tmp / f"cluster{n}.json")
+        result["proxy_cpu_s"] = round(sum(_cpu_s(p) for p in proxy) - proxy_before, 2)
+        return result
+    finally:
+        os.killpg(cluster.pid, signal.SIGTERM)
+        cluster.wait(60)
+        admin = args.postgres.replace("postgresql+asyncpg://", "postgresql://") + "/postgres"
+        subprocess.run(["psql", "-q", admin, "-c", f'drop database if exists "{database}"'])
+
+
+def _line(name: str, r: dict[str, Any], base_us: float | None) -> str:
+    server = r.get("server", {})
+    us = server.get("cpu_us_per_move")
+    acked = r.get("moves_per_s", 0) * r.get("duration_s", 0)
+    # The proxy's CPU over the whole load run (set-up included) per move of the window: an
+    # upper bound.
+    proxy_us = r["proxy_cpu_s"] / acked * 1e6 if acked and "proxy_cpu_s" in r else None
+    ratio = f"{us / base_us:.2f}x" if us and base_us else "-"
+    proxy = f"{proxy_us:.0f}" if proxy_us else "-"
+    return (
+        f"{name:<10} moves/s {r.get('moves_per_s', '-'):>8}  ack p99 "
+        f"{r.get('ack_ms', {}).get('p99', '-'):>6} ms  server CPU/move {us or '-':>7} µs "
+        f"({ratio})  proxy CPU/move <= {proxy} µs"
+    )
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--clusters", type=int, nargs="*", default=[2, 4])
+    parser.add_argument("--rooms", type=int, default=200)
+    parser.add_argument("--rate", type=float, default=600.0)
+    parser.add_argument("--duration", type=float, default=60.0)
+    parser.add_argument("--postgres", default="postgresql+asyncpg://root@127.0.0.1:5432")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/3")
+    args = parser.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="rummy-cluster-load-"))
+    results = {"sqlite": sqlite_setup(args, tmp)}
+    for n in args.clusters:
+        results[f"cluster {n}"] = cluster_setup(n, args, tmp)
+    base = results["sqlite"].get("server", {}).get("cpu_us_per_move")
+    print(f"\n{args.rooms} rooms, offered {args.rate:g} moves/s, {args.duration:g} s each:")
+    for name, result in results.items():
+        print(_line(name, result, base))
+    print(f"details: {tmp}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,233 @@
+"""Host-kill bench: a whole host of server processes dies under load, behind HAProxy.
+
+Two "hosts", each a process group holding `rummy serve --workers K` (a supervisor and K
+worker processes on one port) on one PostgreSQL database and one Redis, behind HAProxy with
+room affinity (deploy/haproxy.cfg). Every seat's websocket bot (bench/killbench.py's) talks
+only to the proxy, as a browser would. At random moments the bench kills one host whole
+(SIGKILL to its process group: every process of it at once, as when a machine dies),
+restarts it a few seconds later, and measures:
+
+- acknowledged moves, and those missing from the log (must be 0);
+- for each kill, how long until every room made a move again (must be under 5 s per room;
+  the proxy's health check, 1 s x 2, sends the dead host's rooms to the other host);
+- reconnects, and that every seat that reconnected resynced: at the end every seat of every
+  room saw the room's last version (rooms that did not are counted as stalled).
+
+The hosts are process groups, not network namespaces: inside this sandbox a namespace
+cannot reach the PostgreSQL and Redis bound to 127.0.0.1, and a group killed whole is what a
+dead host looks like to the proxy, the database and Redis (sockets reset, heartbeats stop).
+
+    .venv/bin/python bench/hostkill.py --rooms 40 --duration 120 --kills 6
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import random
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "bench"))
+
+from killbench import (  # noqa: E402
+    Room,
+    Run,
+    Server,
+    admin,
+    audit,
+    seat_loop,
+    until_finished,
+    watch_stalls,
+)
+from load import free_port  # noqa: E402
+
+from app.persist.sealing import new_key  # noqa: E402
+
+RESUME_LIMIT = 5.0  # seconds a room may wait after a kill
+
+
+class Host(Server):
+    """`rummy serve --workers K` in a process group of its own: killed whole."""
+
+    workers = 2
+
+    def start(self) -> None:
+        rummy = Path(sys.executable).with_name("rummy")
+        cmd = [str(rummy), "serve", "--host", "127.0.0.1", "--port", str(self.port)]
+        cmd += ["--workers", str(self.workers)]
+        with open(self.log_path, "ab") as log:
+            self.proc = subprocess.Popen(
+                cmd, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )  # fmt: skip
+
+
+@dataclass
+class Proxy:
+    """HAProxy in front of the hosts; what the seats' bots see as `run.servers[i]`."""
+
+    name: str
+    url: str
+    up_since: float = 1.0  # never "down": the bots never leave it
+
+
+def start_proxy(hosts: list[Host], port: int, logs: Path) -> subprocess.Popen[bytes]:
+    text = (ROOT / "deploy" / "haproxy.cfg").read_text()
+    servers = "".join(f"    server {h.name} 127.0.0.1:{h.port} check\n" for h in hosts)
+    for key, value in (("@BIND@", "127.0.0.1"), ("@PORT@", str(port)), ("@THREADS@", "1")):
+        text = text.replace(key, value)
+    text = text.replace("@MAXCONN@", "4000").replace("@SERVERS@\n", servers)
+    config = logs / "haproxy.cfg"
+    config.write_text(text)
+    with open(logs / "haproxy.log", "ab") as log:
+        return subprocess.Popen(["haproxy", "-f", str(config), "-db"], stdout=log, stderr=log)
+
+
+async def create_rooms(url: str, n: int, sizes: list[int]) -> list[Room]:
+    import httpx
+
+    rooms = []
+    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
+        for i in range(n):
+            r = await http.post("/api/rooms", json={"variant": "basic", "players": sizes[i % 3]})
+            r.raise_for_status()
+            room, tokens = r.json()["room"], [r.json()["token"]]
+            for seat in range(1, sizes[i % 3]):
+                joined = await http.post(f"/api/rooms/{room}/join", json={"name": f"p{seat}"})
+                joined.raise_for_status()
+                tokens.append(joined.json()["token"])
+            rooms.append(Room(room, tokens))
+    return rooms
+
+
+async def resumed(rooms: list[Room], at_kill: dict[str, int], limit: float) -> list[float]:
+    """Seconds until each room made a move after the kill (`limit` * 4 at most)."""
+    began = time.monotonic()
+    waits: dict[str, float] = {}
+    while len(waits) < len(rooms) and time.monotonic() - began < limit * 4:
+        for room in rooms:
+            if room.id not in waits and room.top > at_kill[room.id]:
+                waits[room.id] = time.monotonic() - began
+        await asyncio.sleep(0.05)
+    return [waits.get(room.id, limit * 4) for room in rooms]
+
+
+async def killer(
+    hosts: list[Host], rooms: list[Room], args: argparse.Namespace, rng: random.Random
+) -> list[tuple[str, float, int]]:
+    """Kill a host whole `args.kills` times; (host, slowest room's resume s, rooms > 5 s)."""
+    done = []
+    start = time.monotonic()
+    for k in range(args.kills):
+        due = start + args.duration * (k + rng.uniform(0.3, 0.7)) / args.kills
+        await asyncio.sleep(max(0.0, due - time.monotonic()))
+        victim = rng.choice(hosts)
+        at_kill = {room.id: room.top for room in rooms}
+        victim.kill()
+        waits = await resumed(rooms, at_kill, RESUME_LIMIT)
+        done.append((victim.name, max(waits), sum(w > RESUME_LIMIT for w in waits)))
+        await asyncio.sleep(rng.uniform(1.0, 3.0))
+        victim.start()
+        await victim.wait_ready()
+    return done
+
+
+async def bench(args: argparse.Namespace) -> int:
+    rng = random.Random(args.seed)
+    random.seed(args.seed)
+    database = f"hostkill_{os.getpid()}"
+    await admin(args.postgres, f'CREATE DATABASE "{database}"')
+    logs = Path(tempfile.mkdtemp(prefix="rummy-hostkill-"))
+    db_url = args.postgres.rsplit("/", 1)[0] + f"/{database}"
+    env = {
+        **os.environ,
+        "RUMMY_DATABASE_URL": db_url.replace("postgresql://", "postgresql+asyncpg://", 1),
+        "RUMMY_REDIS_URL": args.redis,
+        "RUMMY_RATE_LIMIT_ENABLED": "false",
+        "RUMMY_SECRET_KEY": new_key(),
+        "PYTHONPATH": str(ROOT),
+    }
+    Host.workers = args.workers
+    hosts = [Host(name, env, logs) for name in ("host-a", "host-b")]
+    port = free_port()
+    proxy: subprocess.Popen[bytes] | None = None
+    tasks: list[asyncio.Task[object]] = []
+    try:
+        for host in hosts:  # one at a time: the first one migrates the new database
+            host.start()
+            await host.wait_ready()
+        proxy = start_proxy(hosts, port, logs)
+        url = f"http://127.0.0.1:{port}"
+        await asyncio.sleep(1.5)  # the proxy's first health checks
+        front = Proxy("proxy", url)
+        run = Run([front, front], home_after=None)  # type: ignore[list-item]
+        rooms = await create_rooms(url, args.rooms, [2, 3, 4])
+        seats = [
+            asyncio.create_task(seat_loop(run, room, s, 0, args.think, i * 8 + s))
+            for i, room in enumerate(rooms)
+            for s in range(len(room.tokens))
+        ]
+        tasks = [*seats, asyncio.create_task(watch_stalls(run, rooms, args.stall))]
+        began = time.monotonic()
+        kills = await killer(hosts, rooms, args, rng)
+        await asyncio.sleep(max(0.0, began + args.duration - time.monotonic()))
+        run.stopping = True
+        await until_finished(rooms, args.finish_timeout)
+        unsynced = [
+            room for room in rooms if any(seen[0] < room.top for seen in room.seen.values())
+        ]
+        for room in rooms:
+            if room.stalled is None and len(room.finished) < len(room.tokens):
+                room.stalled = f"hand not finished at version {room.top} ({room.phase})"
+        lost, gaps = await audit(url, rooms)
+    finally:
+        for task in tasks:
+            task.cancel()
+        for host in hosts:
+            host.stop()
+        if proxy is not None:
+            proxy.terminate()
+            proxy.wait(10)
+        await admin(args.postgres, f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+    acked = sum(len(room.acked) for room in rooms)
+    stalled = [room for room in rooms if room.stalled]
+    late = sum(n for _, _, n in kills)
+    print(f"hosts: 2 x {args.workers} processes behind HAProxy; rooms: {len(rooms)}")
+    for name, slowest, n in kills:
+        print(f"  killed {name}: every room moved again within {slowest:.1f} s ({n} over 5 s)")
+    print(f"client reconnects: {run.reconnects}")
+    print(f"acknowledged moves: {acked}; lost: {lost}; rooms whose log has gaps: {gaps}")
+    print(f"rooms that waited over {RESUME_LIMIT:g} s after a kill: {late}")
+    print(f"rooms stalled: {len(stalled)}; seats not resynced at the end: {len(unsynced)}")
+    for room in stalled[:10]:
+        print(f"  {room.id}: {room.stalled}")
+    print(f"logs: {logs}")
+    ok = not (lost or gaps or stalled or unsynced or late) and acked > 0
+    return 0 if ok and len(kills) == args.kills else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--postgres", default="postgresql://root@127.0.0.1:5432/postgres")
+    parser.add_argument("--redis", default="redis://127.0.0.1:6379/2")
+    parser.add_argument("--rooms", type=int, default=40)
+    parser.add_argument("--workers", type=int, default=2, help="processes per host")
+    parser.add_argument("--duration", type=float, default=120.0)
+    parser.add_argument("--kills", type=int, default=6)
+    parser.add_argument("--think", type=float, default=0.05)
+    parser.add_argument("--stall", type=float, default=30.0)
+    parser.add_argument("--finish-timeout", type=float, default=120.0)
+    parser.add_argument("--seed", type=int, default=1)
+    return asyncio.run(bench(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
