@@ -105,6 +105,42 @@ def test_no_import_cycles() -> None:
     assert import_cycles(graph) == []
 
 
+# What each part may not import (docs/architecture.md, "What may import what"): the game
+# knows nothing of the server, the bots nothing of it either, the room service nothing of
+# the drivers that act through its port, and nothing but the composition root the edge.
+FORBIDDEN = {
+    "rules": ("app", "bots"),
+    "bots": ("app",),
+    "app.persist": ("app.rooms", "app.turns", "app.api", "app.social", "app.views"),
+    "app.hub": ("app.rooms", "app.turns", "app.api", "app.social"),
+    "app.views": ("app.rooms", "app.turns", "app.api", "app.social"),
+    "app.rooms": ("app.turns", "app.api", "app.social"),
+    "app.turns": ("app.api", "app.social"),
+    "app.social": ("app.api", "app.turns"),
+}
+
+
+def _breaks(importer: str, imported: str) -> bool:
+    for part, forbidden in FORBIDDEN.items():
+        if importer == part or importer.startswith(part + "."):
+            if any(imported == f or imported.startswith(f + ".") for f in forbidden):
+                return True
+    # The edge (routes, the websocket) is mounted by the composition root alone.
+    edge = imported == "app.api" or imported.startswith("app.api.")
+    return edge and not (importer in ("app.main",) or importer.startswith("app.api"))
+
+
+def test_no_part_reaches_back_up() -> None:
+    modules = _modules()
+    wrong = sorted(
+        f"{name} -> {target}"
+        for name, path in modules.items()
+        for target in _imported(name, path, modules)
+        if _breaks(name, target)
+    )
+    assert wrong == []
+
+
 def test_modules_and_functions_are_short() -> None:
     long_modules, long_functions = [], []
     for path in _modules().values():

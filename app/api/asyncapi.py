@@ -159,6 +159,16 @@ def _message(model: type[BaseModel], name: str) -> dict[str, Any]:
     }
 
 
+# The socket's query string: a seat's token, or `watch` for a spectator.
+QUERY = {
+    "type": "object",
+    "properties": {
+        "token": {"type": "string", "description": "the seat token"},
+        "watch": {"type": "boolean", "description": "open a spectator's socket (no token)"},
+    },
+}
+
+
 @functools.cache
 def document() -> dict[str, Any]:
     """The AsyncAPI 3.0 document of the websocket."""
@@ -185,20 +195,7 @@ def document() -> dict[str, Any]:
                 "title": "A room's socket",
                 "parameters": {"room": {"description": "the room's id"}},
                 "messages": {name: {"$ref": f"#/components/messages/{name}"} for name in messages},
-                "bindings": {
-                    "ws": {
-                        "query": {
-                            "type": "object",
-                            "properties": {
-                                "token": {"type": "string", "description": "the seat token"},
-                                "watch": {
-                                    "type": "boolean",
-                                    "description": "open a spectator's socket (no token)",
-                                },
-                            },
-                        }
-                    }
-                },
+                "bindings": {"ws": {"query": QUERY}},
             }
         },
         "operations": {
