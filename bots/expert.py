@@ -61,7 +61,7 @@ if TYPE_CHECKING:
 
 
 # Weights per variant, tuned against greedy; the measurements behind each value are in the
-# README's "Computer players" section and docs/computer-players.md (bench/tune.py and the
+# docs/computer-players.md (bench/tune.py and the
 # paired bench/duplicate.py).
 # - `race` shortens the turns our hand expects to fill its melds in to `race` times the card
 #   count of the opponent nearest to going out (`HandEval`): in classic's two-player race a

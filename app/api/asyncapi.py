@@ -25,8 +25,8 @@ router = APIRouter()
 ADDRESS = "/api/rooms/{room}/ws"
 REF = "#/components/schemas/{model}"
 
-# Close codes a client may see, what they mean, and whether to connect again (README "Limits",
-# app/api/ws.py, app/api/outbox.py, app/guards.py).
+# Close codes a client may see, what they mean, and whether to connect again
+# (docs/operations.md "Limits", app/api/ws.py, app/api/outbox.py, app/guards/).
 CLOSE_CODES: tuple[tuple[int, str, str, bool], ...] = (
     (1000, "normal", "the client or the server closed the socket in the normal way", True),
     (1001, "going_away", "the server is shutting down", True),

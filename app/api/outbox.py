@@ -28,7 +28,8 @@ from typing import Any, NamedTuple
 from pydantic_core import to_json
 
 # 4409, "out of step": the client sent more than it read (4429 is the frame rate's).
-# Clients reconnect on it and resync from the view every connect sends (README, "Limits").
+# Clients reconnect on it and resync from the view every connect sends (docs/operations.md,
+# "Limits").
 CLOSE_BEHIND = 4409
 MAX_QUEUED_FRAMES = 64
 

@@ -1,6 +1,6 @@
 """Hostile-input guards that no library gives us, as one pure-ASGI middleware (no
 `BaseHTTPMiddleware`, so streaming and websockets pass through untouched). Every knob is a
-`Settings` field (env prefix `RUMMY_`); README's "Limits" says what a client sees.
+`Settings` field (env prefix `RUMMY_`); docs/operations.md "Limits" says what a client sees.
 
 - A request body over `max_body_bytes` gets 413 before the app sees a byte of it; one that
   has not fully arrived after `body_timeout_seconds` gets 408 (a slowloris client cannot

@@ -179,7 +179,7 @@ class RoomService(RoomReads):
     ) -> Snapshot:
         """Vote; returns the room after it (and after the computer's turns it made due).
 
-        A vote that asks for what already happened changes nothing and is no error (README,
+        A vote that asks for what already happened changes nothing and is no error (docs/rooms.md,
         "Votes"): a double click or a resent frame must not deal again. Raises
         StaleVersion only for a version the room has not reached."""
         async with self.hub.lock(room_id):

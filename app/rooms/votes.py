@@ -1,4 +1,4 @@
-"""Who votes, and which votes would only repeat one already counted (README, "Votes"): a
+"""Who votes, and which votes would only repeat one already counted (docs/rooms.md, "Votes"): a
 double click or a resent frame must not deal again."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Votes sent twice: two players double-clicking "new match" or "next hand" dealt five
 hands and abandoned four. A vote that asks for what already happened is now a no-op
-(README, "Votes"), over REST and the websocket, with a version and without: both seats
+(docs/rooms.md, "Votes"), over REST and the websocket, with a version and without: both seats
 voting twice, interleaved, deal exactly one hand."""
 
 from __future__ import annotations

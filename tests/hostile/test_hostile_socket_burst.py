@@ -1,6 +1,6 @@
 """A burst of websockets from one address meets the documented socket cap (256), not the HTTP
 connection cap (64): connections whose upgrade requests have not arrived yet are not refused
-as if they were plain requests (app/conn_guard.py). Plain requests over the HTTP cap are
+as if they were plain requests (app/guards/connections.py). Plain requests over the HTTP cap are
 still refused."""
 
 from __future__ import annotations

@@ -11,7 +11,7 @@ import pytest
 import redis.asyncio as aioredis
 from scale_players import PLAYING, Chooser, SeatSocket, create_room
 
-from app.redis_hub import CHANNEL
+from app.hub.redis import CHANNEL
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 

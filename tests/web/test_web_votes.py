@@ -1,6 +1,6 @@
 """Two players double-click the same vote button at the end of a hand, at the same time:
 exactly one hand is dealt, nothing is abandoned and no error shows (the browser sends the
-view's version with each vote; README, "Votes")."""
+view's version with each vote; docs/rooms.md, "Votes")."""
 
 from __future__ import annotations
 
