@@ -77,3 +77,32 @@ async def test_the_lobby_turns_chat_off(pages, http) -> None:
     summary = (await http.get(f"/api/rooms/{room}")).json()
     assert summary["options"]["chat"] is False
     await expect(page.locator("#chat-tab")).to_have_count(0)
+
+
+def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+async def test_on_a_wide_screen_the_chat_covers_nothing(pages, http) -> None:
+    """Closed (the tab) and open (the column), the chat sits in a gutter the table leaves
+    it: it covers no seat, pile, score sheet or the hand."""
+    room, anna_token = await full_room(http)
+    anna = await pages.page(
+        path=f"/r/{room}#seat={anna_token}", viewport={"width": 1366, "height": 832}
+    )
+    await expect(anna.locator("#chat-tab")).to_be_visible()
+    for opened in (False, True):
+        if opened:
+            await anna.locator("#chat-tab").click()
+            await expect(anna.locator("#chat-panel")).to_be_visible()
+        chat = await anna.locator("#chat").bounding_box()
+        assert chat is not None
+        for part in ("#scores", "#hand", ".opponent", ".pile.discard", ".pile.stock"):
+            box = await anna.locator(part).first.bounding_box()
+            assert box is not None, part
+            assert not _overlap(chat, box), (opened, part, chat, box)
