@@ -41,7 +41,6 @@ from app.clock import Clock, utcnow
 from app.config import Settings, get_settings
 from app.db import create_engine
 from app.errors import AppError, error_payload
-from app.guards import head
 from app.hub import Hub, LocalHub
 from app.keycheck import check_key
 from app.persist import create_store
@@ -96,7 +95,6 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     _add_web(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
 
     guards.install(app, settings)
-    head.install(app)
     return app
 
 
