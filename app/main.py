@@ -40,7 +40,6 @@ from app.clock import Clock, utcnow
 from app.config import Settings, get_settings
 from app.db import create_engine
 from app.errors import AppError, error_payload
-from app.guards import head
 from app.hub import Hub, LocalHub
 from app.keycheck import check_key
 from app.persist import create_store
@@ -95,7 +94,6 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
 
     guards.install(app, settings)
     handshake_gate.install(app, settings)  # outermost: a storm's refusal costs nothing else
-    head.install(app)
     return app
 
 

@@ -8,32 +8,18 @@ no route listing `HEAD` twice in the OpenAPI.
 
 from __future__ import annotations
 
-from typing import Any
-
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import Message, Scope, Send
 
 
-class HeadAsGet:
-    """Pure ASGI middleware: a `HEAD` request is served as `GET`, its body left out."""
+def as_get(scope: Scope, send: Send) -> tuple[Scope, Send]:
+    """A `HEAD` request's scope as a `GET`'s, and a `send` that leaves the body out (the
+    guards, the app's one middleware, serve every `HEAD` through it)."""
 
-    def __init__(self, app: ASGIApp) -> None:
-        self.app = app
+    async def send_headers_only(message: Message) -> None:
+        if message["type"] in ("http.response.body", "http.response.pathsend"):
+            if message.get("more_body", False):
+                return
+            message = {"type": "http.response.body", "body": b"", "more_body": False}
+        await send(message)
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http" or scope["method"] != "HEAD":
-            await self.app(scope, receive, send)
-            return
-
-        async def send_headers_only(message: Message) -> None:
-            if message["type"] in ("http.response.body", "http.response.pathsend"):
-                if message.get("more_body", False):
-                    return
-                message = {"type": "http.response.body", "body": b"", "more_body": False}
-            await send(message)
-
-        await self.app({**scope, "method": "GET"}, receive, send_headers_only)
-
-
-def install(app: Any) -> None:
-    """Serve `HEAD` on every `GET` route of `app` (a FastAPI or Starlette app)."""
-    app.add_middleware(HeadAsGet)
+    return {**scope, "method": "GET"}, send_headers_only

@@ -20,6 +20,8 @@
   4429. Moves and votes are told apart on the parsed frame, never on its text, so an
   escaped key (`{"\\u0074ype": "move"}`) is counted like any other move.
 - `ws_max_per_client` open websockets per address (per process); one more gets 429.
+- A `HEAD` is served as its `GET` without the body (app/guards/head.py), turned into one
+  before any guard looks at it: the app has this one middleware, not a second layer for it.
 
 The frame-size cap is uvicorn's `ws_max_size` (1009 "message too big"), set where the
 server is configured. `rate_limit_enabled=false` turns off the rates and the socket count.
@@ -35,6 +37,7 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.errors import PayloadTooLarge, RateLimited, RequestTimeout
+from app.guards import head
 from app.guards.http import (
     AUTH_FAIL_STATUS,
     ROOM_PATH,
@@ -66,6 +69,8 @@ class Guards:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http":
+            if scope["method"] == "HEAD":
+                scope, send = head.as_get(scope, send)  # before any guard: a GET for them
             await self._http(scope, receive, send)
         elif scope["type"] == "websocket":
             await self._websocket(scope, receive, send)

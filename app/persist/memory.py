@@ -19,7 +19,6 @@ from app.persist.records import (
     Mark,
     Snapshot,
     lowest_free_seat,
-    mark_of,
     seat_taken,
 )
 from app.persist.store import Batch, Writer, batch_order
@@ -145,7 +144,7 @@ class MemoryStore:
 
     async def marks(self, room_ids: Iterable[str]) -> dict[str, Mark]:
         rooms = self._rooms
-        return {r: mark_of(rooms[r].snapshot) for r in room_ids if r in rooms}
+        return {r: rooms[r].snapshot.mark for r in room_ids if r in rooms}
 
     async def entries_since(self, room_id: str, seq: int, version: int) -> list[LogEntry]:
         return [e for s, e in self._room(room_id).log if s == seq and e.version > version]

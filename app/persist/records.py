@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hmac
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from functools import cached_property
@@ -14,6 +15,12 @@ import rules
 
 if TYPE_CHECKING:
     from app.persist.sealing import StateCipher
+
+# What tells two reads of a room apart without comparing states: (version, seats taken).
+# A move bumps the version; a join takes a seat and bumps nothing else.
+Mark = tuple[int, int]
+
+_set = object.__setattr__  # how a frozen dataclass sets what it derives
 
 
 def as_utc(moment: datetime) -> datetime:
@@ -61,15 +68,25 @@ class Snapshot:
     views: dict[Any, Any] = field(
         default_factory=dict, init=False, repr=False, compare=False, hash=False
     )
+    # Derived from the fields above once, when the snapshot is made (`__post_init__`; a
+    # `replace` makes a new one): the move path reads them several times per move.
+    # Whether some seat is free: an online room deals at creation but plays only once every
+    # seat is taken.
+    is_waiting: bool = field(init=False, repr=False, compare=False)
+    # The computer seats, with their bot's level.
+    bot_seats: Mapping[int, str] = field(init=False, repr=False, compare=False)
+    # The version and how many seats are taken: of two snapshots of one version, the one
+    # with more seats taken is the newer (a join).
+    mark: Mark = field(init=False, repr=False, compare=False)
+    # `rooms.attendance` for these seats (`attendance_json`).
+    attendance: str | None = field(init=False, repr=False, compare=False)
 
-    @property
-    def is_waiting(self) -> bool:
-        """An online room deals at creation but plays only once every seat is taken."""
-        return any(not s.taken for s in self.seats)
-
-    @property
-    def bot_seats(self) -> dict[int, str]:
-        return {s.seat: s.bot for s in self.seats if s.bot}
+    def __post_init__(self) -> None:
+        taken = sum(1 for s in self.seats if s.taken)
+        _set(self, "is_waiting", taken < len(self.seats))
+        _set(self, "bot_seats", {s.seat: s.bot for s in self.seats if s.bot})
+        _set(self, "mark", (self.version, taken))
+        _set(self, "attendance", attendance_json(self.seats))
 
     @property
     def stand_ins(self) -> dict[int, str]:
@@ -180,11 +197,6 @@ def with_attendance(seats: tuple[SeatRow, ...], stored: str | None) -> tuple[Sea
     )
 
 
-# What tells two reads of a room apart without comparing states: (version, seats taken).
-# A move bumps the version; a join takes a seat and bumps nothing else.
-Mark = tuple[int, int]
-
-
 def new_snapshot(
     room_id: str,
     *,
@@ -250,7 +262,3 @@ def seat_taken(
     if snap.turn_seconds and not joined.is_waiting:
         joined = replace(joined, turn_deadline=deadline)
     return joined
-
-
-def mark_of(snap: Snapshot) -> Mark:
-    return snap.version, sum(1 for seat in snap.seats if seat.taken)

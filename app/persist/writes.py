@@ -76,7 +76,7 @@ def entry_values(
         "ended": entry.hand_ended,
         "new_hand": None if deal is None else seal_hand(cipher, room.id, next_seq, deal),
         "deadline": deadline if stamp is None or deadline is None else stamp(deadline),
-        "attendance_json": attendance_json(room.seats if entry.seats is None else entry.seats),
+        "attendance_json": room.attendance if entry.seats is None else attendance_json(entry.seats),
     }
 
 

@@ -13,7 +13,6 @@ from app.config import Settings
 from app.errors import AppError, Forbidden, RoomExpired, Unauthorized
 from app.hub import Hub, Presence
 from app.persist import GroupCommitter, Snapshot, Store
-from app.persist.records import mark_of
 from app.rooms import history
 from app.rooms.marks import MarksBatcher
 from app.rooms.port import NoTurns, TurnSteps
@@ -74,7 +73,7 @@ class RoomReads:
 
         Raises RoomNotFound, RoomExpired."""
         snap = await self.snapshot(room_id)
-        if await self._marks.mark(room_id) == mark_of(snap):
+        if await self._marks.mark(room_id) == snap.mark:
             return snap
         return await self.snapshot(room_id, fresh=True)
 

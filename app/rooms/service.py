@@ -23,7 +23,7 @@ from typing import Any, Unpack
 import rules
 from app.errors import AppError, RoomFull, StaleVersion, WaitingForPlayers
 from app.persist import Commit, Snapshot
-from app.persist.records import attendance_json, lowest_free_seat, mark_of, seat_taken
+from app.persist.records import lowest_free_seat, seat_taken
 from app.rooms import setup
 from app.rooms.entries import completed, first_deadline
 from app.rooms.port import stand_in_entry
@@ -83,7 +83,7 @@ class RoomService(RoomReads):
         # Other processes drop their cached room when it has fewer seats taken than this.
         event: dict[str, Any] = {"kind": "state"}
         if joined is not None:
-            event.update(version=joined.version, taken=mark_of(joined)[1])
+            event.update(version=joined.version, taken=joined.mark[1])
         await self.hub.publish(room_id, event)
         return seat, token
 
@@ -283,7 +283,7 @@ class RoomService(RoomReads):
             "hand_seq": after.hand_seq,
             "active_at": now.isoformat(),
             "turn_deadline": entry.turn_deadline.isoformat() if entry.turn_deadline else None,
-            "attendance": attendance_json(after.seats),
+            "attendance": after.attendance,
         }
         await self.hub.publish(snap.id, event)
         return after

@@ -35,7 +35,7 @@ from datetime import datetime
 from typing import Any
 
 import rules
-from app.persist.records import Mark, Snapshot, mark_of, with_attendance
+from app.persist.records import Mark, Snapshot, with_attendance
 
 Loader = Callable[[str], Awaitable[Snapshot]]
 # A state as a hub event carries it (sealed: app/persist/sealing.py), read for one room.
@@ -134,7 +134,7 @@ class SnapshotCache:
 
     def mark(self, room: str) -> Mark | None:
         snap = self._entries.get(room)
-        return None if snap is None else mark_of(snap)
+        return None if snap is None else snap.mark
 
     def rooms(self) -> list[str]:
         """The rooms cached now."""
@@ -142,14 +142,14 @@ class SnapshotCache:
 
     def marks(self) -> dict[str, Mark]:
         """Every cached room's mark (what `app.rooms.healing` checks against the database)."""
-        return {room: mark_of(snap) for room, snap in self._entries.items()}
+        return {room: snap.mark for room, snap in self._entries.items()}
 
     def put(self, snap: Snapshot) -> None:
         """Record a snapshot this process just committed (never replaces a newer one)."""
         cached = self._entries.get(snap.id)
-        mark = mark_of(snap)
+        mark = snap.mark
         # Of two at one version, the one with more seats taken is the newer (a join).
-        if cached is None or mark_of(cached) <= mark:
+        if cached is None or cached.mark <= mark:
             self._generation[snap.id] = self._generation.get(snap.id, 0) + 1
             self._store(snap)
         self._learn(snap.id, mark)
@@ -185,7 +185,7 @@ class SnapshotCache:
         else:
             self._known.pop(room, None)  # a join of old: the next read sets the mark
         if cached is not None and isinstance(version, int):
-            if isinstance(taken, int) and mark_of(cached)[1] < taken:
+            if isinstance(taken, int) and cached.mark[1] < taken:
                 self.forget(room)  # a seat taken through another process: read it again
                 return
             if cached.version >= version:
@@ -216,7 +216,7 @@ class SnapshotCache:
     def _news(self, snap: Snapshot) -> None:
         """A read returned `snap`: if no event or commit announced what it holds, say so."""
         known = self._known.get(snap.id)
-        mark = mark_of(snap)
+        mark = snap.mark
         self._learn(snap.id, mark)
         if known is not None and self._on_newer is not None:
             if mark[0] > known[0] or mark[1] > known[1]:
