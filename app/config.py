@@ -51,7 +51,7 @@ class Settings(BaseSettings):
     ws_idle_seconds: float = 600.0
     body_timeout_seconds: float = 30.0
     ws_max_per_client: int = 256
-    # Websockets opening at once per process (handshake to first frame, app/handshake_gate.py);
+    # Websockets opening at once per process (handshake to first frame, app/guards/handshake.py);
     # one more is refused with 503 and Retry-After instead of queueing (0: no cap).
     ws_max_opening: int = 128
     # Seals the stored game states (app/persist/sealing.py): 32 bytes, URL-safe base64.

@@ -18,7 +18,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import rules
-from app import guards, handshake_gate, logscrub, static
+from app import guards, logscrub, static
 from app.api import (
     asyncapi,
     challenges,
@@ -40,6 +40,7 @@ from app.clock import Clock, utcnow
 from app.config import Settings, get_settings
 from app.db import create_engine
 from app.errors import AppError, error_payload
+from app.guards import handshake
 from app.hub import Hub, LocalHub
 from app.keycheck import check_key
 from app.persist import create_store
@@ -93,7 +94,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     static.install(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
 
     guards.install(app, settings)
-    handshake_gate.install(app, settings)  # outermost: a storm's refusal costs nothing else
+    handshake.install(app, settings)  # outermost: a storm's refusal costs nothing else
     return app
 
 

@@ -310,7 +310,7 @@ class Child:
                     try:
                         ws = await connect(ws_url, max_size=2**22, open_timeout=30)
                     except InvalidStatus as refused:
-                        # A storm the server cannot serve now (app/handshake_gate.py): wait
+                        # A storm the server cannot serve now (app/guards/handshake.py): wait
                         # what it asks, with jitter, outside the handshake slots.
                         if refused.response.status_code != 503:
                             raise

@@ -5,7 +5,7 @@
 
 - Events: `publish` delivers to this process's own sockets at once and sends the event to
   channel `rummy:room:<id>`, tagged with this process's id; a process listens on the
-  channels of the rooms it has sockets in (app/room_channels.py), not on every room's,
+  channels of the rooms it has sockets in (app/hub/channels.py), not on every room's,
   and delivers events from the others to its sockets. A listener that loses
   Redis reconnects; events are hints ("the room changed"), and a socket always sends the
   room as the database has it, so a missed event delays a view but never corrupts one:
@@ -42,9 +42,9 @@ from typing import Any
 import redis.asyncio as aioredis
 from redis.exceptions import RedisError
 
+from app.hub.channels import RoomChannels
 from app.hub.local import LocalHub
 from app.hub.protocol import Event, Listener, Presence, away_of
-from app.room_channels import RoomChannels
 
 log = logging.getLogger("rummy.redis_hub")
 

@@ -1,4 +1,4 @@
-"""A connect storm degrades gracefully (app/handshake_gate.py): sockets beyond the ones a
+"""A connect storm degrades gracefully (app/guards/handshake.py): sockets beyond the ones a
 process may have opening at once are refused at once with 503 `unavailable` and a
 Retry-After, and are served once the ones ahead of them have their first view."""
 

@@ -1,4 +1,4 @@
-"""Per-room events (app/room_channels.py): a process subscribes to the rooms it has sockets
+"""Per-room events (app/hub/channels.py): a process subscribes to the rooms it has sockets
 in, so two processes whose rooms' sockets all sit on one hear nothing of each other's rooms,
 and a room that spans both still gets every version to every socket."""
 
