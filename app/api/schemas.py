@@ -10,6 +10,10 @@ import rules
 from app.api.names import Name
 from app.choices import BotName, Mode
 
+# JavaScript's Number.MAX_SAFE_INTEGER (2 to the 53rd, less one): the largest integer every
+# JSON reader holds exactly.
+MAX_SAFE_INTEGER = 9_007_199_254_740_991
+
 
 def _whole(value: object) -> object:
     # JSON has one kind of number, and JSON Schema's "integer" takes 24.0 as 24: so does the
@@ -56,7 +60,7 @@ class CreateRoomRequest(BaseModel):
     # The largest integer every JSON reader holds exactly: 2**63 came out of the schema as a
     # float, under which schemathesis found larger seeds "valid" (then refused). `strict`: no
     # true/false or "7" for a number (schemathesis).
-    seed: Annotated[int, Field(ge=0, le=2**53 - 1, strict=True), Whole] | None = Field(
+    seed: Annotated[int, Field(ge=0, le=MAX_SAFE_INTEGER, strict=True), Whole] | None = Field(
         None, description="RUMMY_ALLOW_FIXED_DEALS only: deterministic shuffle"
     )
     deal: rules.Deal | None = Field(

@@ -177,11 +177,11 @@ async def joined(engine: AsyncEngine, process: WriterProcess | None) -> list[tup
     return [tuple(room_row), *seat_rows, *map(tuple, hand)]
 
 
+# Only SQLite makes rooms and takes seats in a process of its own: on SQLite alone.
+@pytest.mark.parametrize("database_url", ["sqlite"], indirect=True)
 async def test_a_new_room_and_its_joins_are_written_alike_by_the_process_and_the_engine(
     engine: AsyncEngine,
 ) -> None:
-    if engine.url.get_backend_name() != "sqlite":
-        pytest.skip("only SQLite makes rooms and takes seats in a process of its own")
     path = sqlite_file(engine.url)
     assert path is not None
     rows = await joined(engine, WriterProcess(path))

@@ -10,7 +10,7 @@ from collections import Counter
 import pytest
 
 import rules
-from rules.engine import deck_of
+from rules.reducer import deck_of
 
 CASES = [("classic", 2), ("basic", 3), ("rummy51", 4)]
 

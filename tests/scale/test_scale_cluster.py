@@ -4,6 +4,7 @@ rooms' requests go to another and moves still land exactly once (the compare-and
 
 from __future__ import annotations
 
+import contextlib
 import os
 import signal
 import subprocess
@@ -37,6 +38,10 @@ def cluster(services: Any, tmp_path: Path) -> Iterator[tuple[str, list[int]]]:
         "CLUSTER_PORT": str(port),
         "CLUSTER_BASE_PORT": str(base),
         "CLUSTER_DIR": str(tmp_path),
+        # The key the suite's other servers of this database seal with (their default, run
+        # from the project's root): a new one would not open their rooms, and a server
+        # refuses to start on a key that opens none of its database's rooms.
+        "RUMMY_SECRET_KEY_FILE": str(ROOT / "data" / "secret.key"),
     }
     out = open(tmp_path / "cluster.out", "w+")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
@@ -55,7 +60,8 @@ def cluster(services: Any, tmp_path: Path) -> Iterator[tuple[str, list[int]]]:
         pids = [int(p) for p in _pids(base)]
         yield f"http://127.0.0.1:{port}", pids
     finally:
-        os.killpg(proc.pid, signal.SIGTERM)
+        with contextlib.suppress(ProcessLookupError):  # it may have died on its own
+            os.killpg(proc.pid, signal.SIGTERM)
         proc.wait(60)
         out.close()
 

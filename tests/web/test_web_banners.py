@@ -157,6 +157,7 @@ async def test_the_away_summary_names_pickups_and_the_turns_played_for_you(
     await expect(lines.first).to_have_text("2 beurten gespeeld door Anna en de computer voor jou.")
     await expect(lines.nth(1)).to_have_text("Anna pakte 5♣ van de aflegstapel.")
     assert await lines.count() <= 4
+    await expect(bob.locator("#hand .card").first).to_be_visible()
     hand, summary = await bob.locator("#hand").bounding_box(), await missed.bounding_box()
     assert hand and summary and summary["y"] + summary["height"] <= hand["y"]
     await bob.get_by_role("button", name="Gezien").click()
