@@ -11,7 +11,7 @@ from random import Random
 from typing import Any
 
 import httpx
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]
 import pytest
 from rummytest import LiveServer, Socket
 from websockets.asyncio.client import connect

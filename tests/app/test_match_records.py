@@ -217,6 +217,7 @@ async def test_a_replay_refuses_what_does_not_hold_together(
         assert (
             error_code(await http.post("/api/replays?hand=0", json=moved), 422) == "invalid_record"
         )
+        junk: object
         for junk in ({}, [], {"format": "rummy-record/9"}, {"hands": "x"}):
             assert error_code(await http.post("/api/replays", json=junk), 422) == "invalid_request"
         r = await http.post("/api/replays", content=b"{" + b" " * 70_000 + b"}")

@@ -137,7 +137,8 @@ async def test_the_one_hop_and_the_engine_write_the_same_rows(engine: AsyncEngin
 async def joined(engine: AsyncEngine, process: WriterProcess | None) -> list[tuple[Any, ...]]:
     """A new room with a turn timer and two free seats, filled by two joins through the
     writer process (or the engine): its rows as stored."""
-    store = SqlStore(create_sessionmaker(engine), CIPHER, setup=process and process.setup)
+    setup = None if process is None else process.setup
+    store = SqlStore(create_sessionmaker(engine), CIPHER, setup=setup)
     room_id = uuid.uuid4().hex
     state = rules.new_game("classic", 2, seed=bytes(32))
     seats = [NewSeat(None, None, None), NewSeat(None, None, None)]
@@ -173,8 +174,8 @@ async def joined(engine: AsyncEngine, process: WriterProcess | None) -> list[tup
             "SELECT seq, start_version, end_version FROM hands WHERE room_id = :room"),
             params)).all()  # fmt: skip
     # Each seat's token as its index among the joiners' tokens.
-    seat_rows = [(seat, name, tokens.index(token), bot) for seat, name, token, bot in seat_rows]
-    return [tuple(room_row), *seat_rows, *map(tuple, hand)]
+    by_token = [(seat, name, tokens.index(token), bot) for seat, name, token, bot in seat_rows]
+    return [tuple(room_row), *by_token, *map(tuple, hand)]
 
 
 # Only SQLite makes rooms and takes seats in a process of its own: on SQLite alone.

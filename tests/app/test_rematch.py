@@ -36,13 +36,12 @@ async def finished(api: Api, mode: str) -> tuple[str, list[str]]:
         tokens = [t for t in (created.get("tokens") or [created["token"]]) if t]
     # Still on: no rematch yet.
     assert error_code(await rematch(api, room, tokens[0]), 409) == "wrong_phase"
-    for version, move in enumerate(
-        [
-            {"type": "draw", "source": "stock"},
-            {"type": "meld", "melds": MELDS["basic"]},
-            {"type": "discard", "card": "KS"},
-        ]
-    ):
+    moves: list[dict[str, Any]] = [
+        {"type": "draw", "source": "stock"},
+        {"type": "meld", "melds": MELDS["basic"]},
+        {"type": "discard", "card": "KS"},
+    ]
+    for version, move in enumerate(moves):
         view = ok(await api.move(room, tokens[0], move, version))
     assert view["phase"] == "match_over"
     return room, tokens
@@ -107,13 +106,12 @@ async def test_the_rematch_keeps_the_options(server: LiveServer, client: Api) ->
     room, tokens = await online_room(
         client, variant="basic", deal=deal, chat=False, spectators=False, turn_seconds=60
     )
-    for version, move in enumerate(
-        [
-            {"type": "draw", "source": "stock"},
-            {"type": "meld", "melds": MELDS["basic"]},
-            {"type": "discard", "card": "KS"},
-        ]
-    ):
+    moves: list[dict[str, Any]] = [
+        {"type": "draw", "source": "stock"},
+        {"type": "meld", "melds": MELDS["basic"]},
+        {"type": "discard", "card": "KS"},
+    ]
+    for version, move in enumerate(moves):
         ok(await client.move(room, tokens[0], move, version))
     got = ok(await rematch(client, room, tokens[1]), 201)
     assert got["seat"] == 0

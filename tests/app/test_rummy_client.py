@@ -93,6 +93,7 @@ async def test_the_socket_speaks_typed_frames(live_server: LiveServer) -> None:
                 if isinstance(frame, StateFrame) and frame.state.version > version:
                     assert frame.state.hand and frame.state.phase == "play"
                     break
+        assert isinstance(frame, StateFrame)
         mine = frame.state
         assert (await other.get_state()).hand_counts[mine.seat] == len(mine.hand)
 

@@ -132,6 +132,7 @@ def test_a_game_copy_copies_every_slot() -> None:
     g = playout.new_fast_game("rummy51", 3, seed=b"slots")
     g.apply(g.turn, (playout.DRAW, playout.SRC_DISCARD))
     c = g.copy()
+    name: str
     for name in playout.Game.__slots__:
         assert getattr(c, name) == getattr(g, name), name
         value = getattr(c, name)

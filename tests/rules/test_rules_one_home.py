@@ -79,7 +79,8 @@ def _run_rules_in_python(tree: ast.Module, where: str) -> list[str]:
     ({1, 13},)``), the high ace's 14, card ints subtracted to find a neighbour (``abs(a - b)
     <= 2``)."""
     found: set[str] = set()
-    scopes = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)] or [tree]
+    functions: list[ast.AST] = [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]
+    scopes = functions or [tree]
     for scope in scopes:
         names = _rank_names(scope)
 

@@ -18,7 +18,7 @@ BOT = ["TC", "TD", "TH", "TS", "JC", "JD", "JH", "JS", "QC", "QD"]
 
 
 def axe_script() -> Path:
-    import axe_playwright_python
+    import axe_playwright_python  # type: ignore[import-untyped]
 
     return Path(axe_playwright_python.__file__).parent / "axe.min.js"
 
