@@ -58,7 +58,7 @@ async def test_no_serious_or_critical_violations(pages, http, width) -> None:
     await expect(page.get_by_role("heading", level=1)).to_have_count(1)
     problems += await serious(page, "table")
 
-    for code in HUMAN[:4]:
+    for code in HUMAN[1:4]:  # AH is selected already: the run is AH 2H 3H 4H
         await page.locator(f'#hand .card[data-card="{code}"]').click()
     await page.get_by_role("button", name="+ Groep").click()
     for code in HUMAN[4:7]:

@@ -217,6 +217,10 @@ export function bindEvents(store, game) {
     const lobby = store.extra.lobby;
     lobby.names = { ...lobby.names, [el.dataset.seatName]: el.value };
   });
+  // The challenge page redraws as results come in: what is typed must outlive a redraw.
+  delegate(body, "input", "#challenge-name", (ev, el) => {
+    store.extra.lobby.name = el.value;
+  });
   delegate(body, "submit", "form[data-form]", (ev, el) => {
     ev.preventDefault();
     const data = new FormData(el);
