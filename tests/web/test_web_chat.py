@@ -96,6 +96,9 @@ async def test_on_a_wide_screen_the_chat_covers_nothing(pages, http) -> None:
         path=f"/r/{room}#seat={anna_token}", viewport={"width": 1366, "height": 832}
     )
     await expect(anna.locator("#chat-tab")).to_be_visible()
+    # The table is drawn once the socket's first view arrives: measure after that.
+    await expect(anna.locator(".opponent").first).to_be_visible()
+    await expect(anna.locator("#hand .card").first).to_be_visible()
     for opened in (False, True):
         if opened:
             await anna.locator("#chat-tab").click()
