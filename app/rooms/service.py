@@ -48,12 +48,17 @@ class RoomService(RoomReads):
         """A new room (app/rooms/setup.py `new_room` takes `request`); returns its id and the
         token of every human seat (None for bots)."""
         room, tokens = setup.new_room(self.settings, self.clock(), **request)
+        await self.open(room)
+        return room.id, tokens
+
+    async def open(self, room: Snapshot) -> None:
+        """Write a new room (made by `setup.new_room`, or from a rematch's or a challenge's
+        plan, app/social/newroom.py) and cache it as written: the creator's first socket
+        (and in a storm, thousands of them) is authorized and sent its view without reading
+        the room back."""
         await self.store.create(room)
-        # Cached as written: the creator's first socket (and in a storm, thousands of them)
-        # is authorized and sent its view without reading the room back.
         self.snapshots.put(room)
         log.info("room created: %s %s %d players", room.mode, room.variant, room.players)
-        return room.id, tokens
 
     async def join(self, room_id: str, name: str | None) -> tuple[int, str]:
         """Take the lowest free seat; returns it and its token. Raises RoomFull."""

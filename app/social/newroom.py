@@ -1,8 +1,8 @@
 """A room made from a plan rather than from POST /api/rooms: the seats already named and
 held (a rematch), or the deals drawn from a given match seed (a challenge).
 
-It writes the room the way `RoomService.create` does (`Store.create`, then the snapshot
-cache), so the move path cannot tell these rooms from any other.
+It writes the room through `RoomService.open`, as `RoomService.create` does, so the move
+path cannot tell these rooms from any other.
 """
 
 from __future__ import annotations
@@ -47,6 +47,5 @@ async def open_room(
         turn_seconds=turn_seconds,
         turn_deadline=deadline,
     )
-    await service.store.create(room)
-    service.snapshots.put(room)
+    await service.open(room)
     return room_id
