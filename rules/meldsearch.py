@@ -15,10 +15,25 @@ MAX_OPENING_COMBOS = 24
 MAX_SEARCH_NODES = 400
 MAX_RUMMY_PARTITIONS = 8
 
-CACHE_LIMIT = 50_000
+# Entries per table. At 50,000 the runs table alone held 57 MB when full, and a server
+# took hours of play to fill it: its memory rose for as long as a soak ran (docs/soak.md).
+# 8,192 entries are about 6 MB; past them the oldest entry goes (insertion order).
+CACHE_LIMIT = 8_192
 Cand = tuple[tuple[int, ...], int]  # (cards in reading order, opening value)
 _SETS: dict[tuple[str, int, int, int], list[Cand]] = {}
 _RUNS: dict[tuple[str, int, int, int], list[Cand]] = {}
+
+
+def _keep(
+    table: dict[tuple[str, int, int, int], list[Cand]],
+    key: tuple[str, int, int, int],
+    found: list[Cand],
+) -> None:
+    """Remember `found`, forgetting the oldest entry once the table is full (bounded memory
+    in a long-running server, without the cold start a whole clear would cost)."""
+    if len(table) >= CACHE_LIMIT:
+        del table[next(iter(table))]
+    table[key] = found
 
 
 def _sets(r: FastRules, rank0: int, suits: int, jk: int) -> list[Cand]:
@@ -35,9 +50,7 @@ def _sets(r: FastRules, rank0: int, suits: int, jk: int) -> list[Cand]:
         k = len(group)
         for j in range(max(0, 3 - k), min(jk, 4 - k) + 1):
             out.append((group + (JOKER,) * j, value * (k + j)))
-    if len(_SETS) > CACHE_LIMIT:
-        _SETS.clear()
-    _SETS[key] = out
+    _keep(_SETS, key, out)
     return out
 
 
@@ -69,9 +82,7 @@ def _runs(r: FastRules, suit: int, ranks: int, jk: int) -> list[Cand]:
             if b - a >= 2 and nat >= 2:
                 cards = tuple(make(suit, x) if pres[x] else JOKER for x in range(a, b + 1))
                 out.append((cards, value))
-    if len(_RUNS) > CACHE_LIMIT:
-        _RUNS.clear()  # bounded memory in a long-running server
-    _RUNS[key] = out
+    _keep(_RUNS, key, out)
     return out
 
 
