@@ -129,8 +129,9 @@ def review_hand(
         know = Knowledge(view, expert.book.get(view), playout.fast_rules(view.variant))
         price = expert.evaluation(view, know).cost
         gain, error = paired_gain(know, step.move, better, rng, price, samples)
-        if gain - error <= 0 or cap == 0:
-            # Not clearly better on these samples (or nothing was at stake): the move made
+        if gain - 2 * error <= 0 or cap == 0:
+            # Not better by two standard errors on these samples (one let noise through: a
+            # hand of 10 points drew six "costly" decisions), or nothing was at stake: the move made
             # stands, at no cost.
             out.append(Decision(step.version, step.move, None, 0.0, explain(view, step.move)))
             continue
