@@ -52,8 +52,11 @@ class Settings(BaseSettings):
     body_timeout_seconds: float = 30.0
     ws_max_per_client: int = 256
     # Websockets opening at once per process (handshake to first frame, app/guards/handshake.py);
-    # one more is refused with 503 and Retry-After instead of queueing (0: no cap).
-    ws_max_opening: int = 128
+    # one more is refused with 503 and Retry-After instead of queueing (0: no cap). Not 128:
+    # an ordinary set-up of 200 rooms (600 sockets from two clients) already had 130-160 of
+    # its sockets refused, and their 1-2 s retries doubled its CPU per room (bench/load.py).
+    # Above the per-address cap, so one address cannot hold every place.
+    ws_max_opening: int = 512
     # Seals the stored game states (app/persist/sealing.py): 32 bytes, URL-safe base64.
     # Unset: a key file made on first start (beside the SQLite database, or secret_key_file).
     # Every process of one database needs the same key: set it for PostgreSQL.
