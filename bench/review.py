@@ -2,7 +2,8 @@
 seat that lost it, as the server reviews a hand (`app.reviews`: the seat's views, then
 `bots.review.review_hand` in one process).
 
-Prints each hand's decisions with a cost (`cost ± uncertainty`), the points at stake in the
+Prints each hand's decisions with a cost (`cost ± uncertainty`, or `all N` where the estimate
+was above the hand's N points at stake and capped to them), the points at stake in the
 hand, the time from request to ready (steps built + review, wall clock), and at the end the
 median and max of those times and whether any cost exceeded its hand's points at stake.
 Run it on a quiet machine; the goal is a median and a max under 2 s.
@@ -69,7 +70,11 @@ def main() -> None:
         took = time.perf_counter() - began
         times.append(took)
         stake = stake_of(result)
-        costs = [f"{d.cost:g}±{d.spread:g}" for d in decisions if d.better is not None]
+        costs = [
+            f"all {d.cost:g}" if d.capped else f"{d.cost:g}±{d.spread:g}"
+            for d in decisions
+            if d.better is not None
+        ]
         over += sum(d.cost > stake for d in decisions)
         print(f"hand {seed:2}: seat {seat}, stake {stake:3}, {took:5.2f} s, costs {costs}")
     print(f"time to ready: median {statistics.median(times):.2f} s, max {max(times):.2f} s")

@@ -8,10 +8,11 @@ order and the other seats' cards are simply not there.
 For each own move the expert (with its memory of the earlier views) picks its move; where that
 differs, both are played out over the same determinized samples and the mean of the paired
 differences, in points, is the decision's `cost`, with `spread` its uncertainty (one standard
-error of that mean): "about 12 points, ± 4". Neither is ever more than the points at stake in
+error of that mean): "about 12 points, ± 4". A cost is never more than the points at stake in
 the hand (`stake_of`, known once the hand is over): no single decision can cost more than the
-hand was worth. The sample count bounds the work and keeps a review reproducible: its random
-stream derives from the views' versions, not from anything hidden.
+hand was worth. An estimate above the stake is `capped`: its cost is the whole stake. The
+sample count bounds the work and keeps a review reproducible: its random stream derives from
+the views' versions, not from anything hidden.
 """
 
 from __future__ import annotations
@@ -57,6 +58,9 @@ class Decision:
     cost: float
     reasons: dict[str, str]
     spread: float = 0.0  # the cost's uncertainty, in points (one standard error)
+    # The estimate was above the hand's points at stake: `cost` is the stake, all of it, and
+    # there is no spread to show (clamping an estimate of 15 ± 7 to "1 ± 1" says nothing).
+    capped: bool = False
 
 
 def stake_of(result: HandResult) -> int:
@@ -135,14 +139,16 @@ def review_hand(
             # stands, at no cost.
             out.append(Decision(step.version, step.move, None, 0.0, explain(view, step.move)))
             continue
+        capped = gain > cap
         out.append(
             Decision(
                 step.version,
                 step.move,
                 better,
-                round(min(gain, cap), 1),
+                cap if capped else round(gain, 1),
                 _reasons(view, step.move, better),
-                round(min(error, cap), 1),
+                0.0 if capped else round(min(error, cap), 1),
+                capped,
             )
         )
     return out

@@ -52,6 +52,11 @@ class ReviewDecision(BaseModel):
         "view, never more than the hand's points at stake"
     )
     spread: float = Field(0.0, description="the uncertainty of `cost` (± points)")
+    capped: bool = Field(
+        False,
+        description="the estimate was above the hand's points at stake: `cost` is all of "
+        "them, and `spread` is 0 (v1.2)",
+    )
     reason: str
     reasons: Reasons
 
@@ -86,6 +91,7 @@ async def get_review(
             better=None if d["better"] is None else rules.parse_move(d["better"]),
             cost=d["cost"],
             spread=d.get("spread", 0.0),
+            capped=d.get("capped", False),
             reason=d["reasons"][lang],
             reasons=Reasons(**d["reasons"]),
         )

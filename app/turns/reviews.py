@@ -69,6 +69,7 @@ def review_json(steps_json: str) -> list[dict[str, Any]]:
             "better": None if d.better is None else rules.move_to_json(d.better),
             "cost": d.cost,
             "spread": d.spread,
+            "capped": d.capped,
             "reasons": d.reasons,
         }
         for d in review_hand(steps, stake=given["stake"])

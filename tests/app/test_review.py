@@ -118,7 +118,10 @@ def test_each_cost_is_an_estimate_within_the_points_at_stake() -> None:
             review = review_json(_to_json(steps_of(hand, seat), stake))
             for d in review:
                 assert 0 <= d["cost"] <= stake and 0 <= d["spread"] <= stake, (seed, d, stake)
+                # An estimate above the stake says so, at the whole stake and no spread.
+                assert not d["capped"] or (d["cost"] == stake and d["spread"] == 0), d
             costly += [d for d in review if d["better"] is not None]
     assert costly and all(d["cost"] > 0 and d["spread"] >= 0 for d in costly)
+    assert any(d["capped"] for d in costly) and not all(d["capped"] for d in costly)
     reasons = [d["reasons"]["en"] for d in costly]
     assert len(set(reasons)) == len(reasons), reasons

@@ -8,8 +8,10 @@ import { reviewSeats } from "./review.js";
 // The server's reason comes in every language; the page's may have changed since it asked.
 const reasonOf = (d) => d.reasons?.[lang()] ?? d.reason;
 
-// "about 12 points, ± 4": the estimate with its uncertainty (the review's `spread`).
-const costText = (cost, spread = 0) => {
+// "about 12 points, ± 4": the estimate with its uncertainty (the review's `spread`); an
+// estimate above the hand's stake was `capped` to it: "all 6 points at stake".
+const costText = (cost, spread = 0, capped = false) => {
+  if (capped) return t("reviewCostAll", { n: Math.round(cost) });
   if (cost < 1) return t("reviewCostSmall");
   const text = t("reviewCost", { n: Math.round(cost) });
   return spread >= 1 ? `${text}, ± ${Math.round(spread)}` : text;
@@ -18,7 +20,7 @@ const costText = (cost, spread = 0) => {
 function decisionItem(d, rank) {
   return h("li", { class: "decision", data: { version: String(d.version), cost: String(d.cost) } },
     h("p", { class: "decision-head" },
-      h("strong", { class: "decision-cost", text: costText(d.cost, d.spread) }),
+      h("strong", { class: "decision-cost", text: costText(d.cost, d.spread, d.capped) }),
       d.step >= 0
         ? h("button", { type: "button", class: "btn small", data: { action: "review-show", version: String(d.version) }, "aria-label": t("reviewShowLabel", { n: rank }), text: t("reviewShow") })
         : null),

@@ -267,6 +267,8 @@ export default {
   reviewCost: "cost about {n} points",
   reviewCost_one: "cost about {n} point",
   reviewCostSmall: "cost less than a point",
+  reviewCostAll: "cost all {n} points at stake",
+  reviewCostAll_one: "cost the 1 point at stake",
   reviewWhy: "Why: {text}.",
   reviewShow: "Show",
   reviewShowLabel: "Show decision {n} in the replay",

@@ -273,6 +273,8 @@ export default {
   reviewCost: "kostte ongeveer {n} punten",
   reviewCost_one: "kostte ongeveer {n} punt",
   reviewCostSmall: "kostte minder dan een punt",
+  reviewCostAll: "kostte alle {n} punten die op het spel stonden",
+  reviewCostAll_one: "kostte het ene punt dat op het spel stond",
   reviewWhy: "Waarom: {text}.",
   reviewShow: "Toon",
   reviewShowLabel: "Toon beslissing {n} in de herhaling",
