@@ -3,8 +3,9 @@
 For each setup it starts the servers, runs `bench/load.py` (websocket bots, paced) through
 its URL with `--server-pid` for every server process (and the proxy's, reported apart),
 stops them, and at the end prints one line per setup: moves/s, ack p99, server CPU per
-acknowledged move (all server processes), the proxy's CPU per move, and the ratio of the
-cluster's CPU per move to the single SQLite process's (the goal: at most 1.3x).
+acknowledged move (all server processes), the ratio of the cluster's CPU per move to the
+single SQLite process's (the goal: at most 1.3x), and apart the CPU per move of the proxy,
+of PostgreSQL and of Redis (over the whole run, set-up included: upper bounds).
 
     .venv/bin/python bench/cluster_load.py --clusters 2 4 --rooms 200 --rate 600 --duration 60
 
@@ -74,6 +75,30 @@ def _cpu_s(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def _services_cpu_s() -> dict[str, float]:
+    """CPU seconds so far of this machine's PostgreSQL and Redis servers (every process of
+    each): what the cluster costs them, which the server processes' figure leaves out."""
+    total = {"postgres": 0.0, "redis": 0.0}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            name = stat.read_text().split("(", 1)[1].split(")", 1)[0]
+            key = "postgres" if name.startswith("postgres") else "redis" if "redis" in name else ""
+            if key:
+                total[key] += _cpu_s(int(stat.parent.name))
+        except (OSError, IndexError):
+            continue
+    return total
+
+
+def _measured(url: str, pids: list[int], args: argparse.Namespace, out: Path) -> dict[str, Any]:
+    """`_load`, with the PostgreSQL and Redis CPU it cost (whole run, set-up included)."""
+    before = _services_cpu_s()
+    result = _load(url, pids, args, out)
+    after = _services_cpu_s()
+    result["services_cpu_s"] = {k: round(after[k] - before[k], 2) for k in after}
+    return result
+
+
 def sqlite_setup(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     port = free_port()
     env = {**os.environ, "RUMMY_DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/one.db"}
@@ -83,7 +108,7 @@ def sqlite_setup(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         proc = subprocess.Popen([rummy, "serve", "--port", str(port)], env=env, stderr=log)
     try:
         _wait(f"http://127.0.0.1:{port}", proc, "the SQLite server")
-        return _load(f"http://127.0.0.1:{port}", [proc.pid], args, tmp / "one.json")
+        return _measured(f"http://127.0.0.1:{port}", [proc.pid], args, tmp / "one.json")
     finally:
         proc.terminate()
         proc.wait(30)
@@ -111,7 +136,7 @@ def cluster_setup(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]
         proxy = [p for p in kids if "haproxy" in Path(f"/proc/{p}/cmdline").read_text()]
         servers = [p for p in kids if p not in proxy]
         proxy_before = sum(_cpu_s(p) for p in proxy)
-        result = _load(url, servers, args, tmp / f"cluster{n}.json")
+        result = _measured(url, servers, args, tmp / f"cluster{n}.json")
         result["proxy_cpu_s"] = round(sum(_cpu_s(p) for p in proxy) - proxy_before, 2)
         return result
     finally:
@@ -130,10 +155,15 @@ def _line(name: str, r: dict[str, Any], base_us: float | None) -> str:
     proxy_us = r["proxy_cpu_s"] / acked * 1e6 if acked and "proxy_cpu_s" in r else None
     ratio = f"{us / base_us:.2f}x" if us and base_us else "-"
     proxy = f"{proxy_us:.0f}" if proxy_us else "-"
+    services = r.get("services_cpu_s", {})
+    pg, rd = (
+        f"{services[k] / acked * 1e6:.0f}" if acked and k in services else "-"
+        for k in ("postgres", "redis")
+    )
     return (
         f"{name:<10} moves/s {r.get('moves_per_s', '-'):>8}  ack p99 "
         f"{r.get('ack_ms', {}).get('p99', '-'):>6} ms  server CPU/move {us or '-':>7} µs "
-        f"({ratio})  proxy CPU/move <= {proxy} µs"
+        f"({ratio})  proxy CPU/move <= {proxy} µs  PostgreSQL <= {pg} µs  Redis <= {rd} µs"
     )
 
 
