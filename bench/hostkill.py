@@ -1,11 +1,12 @@
 """Host-kill bench: a whole host of server processes dies under load, behind HAProxy.
 
-Two "hosts", each a process group holding `rummy serve --workers K` (a supervisor and K
-worker processes on one port) on one PostgreSQL database and one Redis, behind HAProxy with
-room affinity (deploy/haproxy.cfg). Every seat's websocket bot (bench/killbench.py's) talks
-only to the proxy, as a browser would. At random moments the bench kills one host whole
-(SIGKILL to its process group: every process of it at once, as when a machine dies),
-restarts it a few seconds later, and measures:
+Two "hosts", each a network namespace of its own (bench/netns.py) holding `rummy serve
+--workers K` (a supervisor and K worker processes on one port) in one process group, on one
+PostgreSQL database and one Redis, behind HAProxy with room affinity (deploy/haproxy.cfg).
+Every seat's websocket bot (bench/killbench.py's) talks only to the proxy, as a browser
+would. At random moments the bench kills one host whole, as a machine dies: its network
+falls silent first (no resets reach the proxy, the database or Redis), then every process
+of it is killed (SIGKILL to the group). It restarts it a few seconds later, and measures:
 
 - acknowledged moves, and those missing from the log (must be 0);
 - for each kill, how long until every room made a move again (must be under 5 s per room;
@@ -13,9 +14,8 @@ restarts it a few seconds later, and measures:
 - reconnects, and that every seat that reconnected resynced: at the end every seat of every
   room saw the room's last version (rooms that did not are counted as stalled).
 
-The hosts are process groups, not network namespaces: inside this sandbox a namespace
-cannot reach the PostgreSQL and Redis bound to 127.0.0.1, and a group killed whole is what a
-dead host looks like to the proxy, the database and Redis (sockets reset, heartbeats stop).
+Namespaces need root; `--hosts groups` runs each host as a process group on this machine's
+loopback instead (its sockets reset when it dies, which is kinder than a dead machine).
 
     .venv/bin/python bench/hostkill.py --rooms 40 --duration 120 --kills 6
 """
@@ -48,6 +48,7 @@ from killbench import (  # noqa: E402
     watch_stalls,
 )
 from load import free_port  # noqa: E402
+from netns import Namespace, start_relay, through  # noqa: E402
 
 from app.persist.sealing import new_key  # noqa: E402
 
@@ -55,19 +56,44 @@ RESUME_LIMIT = 5.0  # seconds a room may wait after a kill
 
 
 class Host(Server):
-    """`rummy serve --workers K` in a process group of its own: killed whole."""
+    """`rummy serve --workers K` in a process group of its own, killed whole; with a
+    network namespace (bench/netns.py), on a network stack of its own too, cut first."""
 
     workers = 2
+    ns: Namespace | None = None
+
+    def on_own_network(self, ns: Namespace) -> None:
+        """Run inside `ns`, reaching PostgreSQL and Redis through its gateway's relays."""
+        self.ns = ns
+        self.url = f"http://{ns.address}:{self.port}"
+        env = dict(self.env)
+        for key in ("RUMMY_DATABASE_URL", "RUMMY_REDIS_URL"):
+            env[key] = through(env[key], ns)
+        env["FORWARDED_ALLOW_IPS"] = ns.gateway  # the proxy's side of the pair
+        self.env = env
 
     def start(self) -> None:
         rummy = Path(sys.executable).with_name("rummy")
-        cmd = [str(rummy), "serve", "--host", "127.0.0.1", "--port", str(self.port)]
+        bind = "0.0.0.0" if self.ns else "127.0.0.1"
+        cmd = [str(rummy), "serve", "--host", bind, "--port", str(self.port)]
         cmd += ["--workers", str(self.workers)]
+        if self.ns:
+            self.ns.mend()
+            cmd = self.ns.command(cmd)
         with open(self.log_path, "ab") as log:
             self.proc = subprocess.Popen(
                 cmd, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT,
                 start_new_session=True,
             )  # fmt: skip
+
+    def kill(self) -> None:
+        if self.ns:
+            self.ns.cut()  # silent first, as a machine that dies: no resets reach anyone
+        super().kill()
+
+    @property
+    def address(self) -> str:
+        return self.ns.address if self.ns else "127.0.0.1"
 
 
 @dataclass
@@ -81,7 +107,7 @@ class Proxy:
 
 def start_proxy(hosts: list[Host], port: int, logs: Path) -> subprocess.Popen[bytes]:
     text = (ROOT / "deploy" / "haproxy.cfg").read_text()
-    servers = "".join(f"    server {h.name} 127.0.0.1:{h.port} check\n" for h in hosts)
+    servers = "".join(f"    server {h.name} {h.address}:{h.port} check\n" for h in hosts)
     for key, value in (("@BIND@", "127.0.0.1"), ("@PORT@", str(port)), ("@THREADS@", "1")):
         text = text.replace(key, value)
     text = text.replace("@MAXCONN@", "4000").replace("@SERVERS@\n", servers)
@@ -157,10 +183,17 @@ async def bench(args: argparse.Namespace) -> int:
     }
     Host.workers = args.workers
     hosts = [Host(name, env, logs) for name in ("host-a", "host-b")]
+    spaces = [Namespace(i + 1) for i in range(len(hosts))] if args.hosts == "netns" else []
     port = free_port()
     proxy: subprocess.Popen[bytes] | None = None
+    relay: subprocess.Popen[bytes] | None = None
     tasks: list[asyncio.Task[object]] = []
     try:
+        for host, ns in zip(hosts, spaces, strict=False):
+            ns.create()
+            host.on_own_network(ns)
+        if spaces:
+            relay = start_relay(spaces, logs)
         for host in hosts:  # one at a time: the first one migrates the new database
             host.start()
             await host.wait_ready()
@@ -193,14 +226,18 @@ async def bench(args: argparse.Namespace) -> int:
             task.cancel()
         for host in hosts:
             host.stop()
-        if proxy is not None:
-            proxy.terminate()
-            proxy.wait(10)
+        for proc in (proxy, relay):
+            if proc is not None:
+                proc.terminate()
+                proc.wait(10)
+        for ns in spaces:
+            ns.delete()
         await admin(args.postgres, f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
     acked = sum(len(room.acked) for room in rooms)
     stalled = [room for room in rooms if room.stalled]
     late = sum(n for _, _, n in kills)
-    print(f"hosts: 2 x {args.workers} processes behind HAProxy; rooms: {len(rooms)}")
+    kind = "network namespaces" if spaces else "process groups"
+    print(f"hosts: 2 x {args.workers} processes ({kind}) behind HAProxy; rooms: {len(rooms)}")
     for name, slowest, n in kills:
         print(f"  killed {name}: every room moved again within {slowest:.1f} s ({n} over 5 s)")
     print(f"client reconnects: {run.reconnects}")
@@ -226,6 +263,12 @@ def main() -> int:
     parser.add_argument("--stall", type=float, default=30.0)
     parser.add_argument("--finish-timeout", type=float, default=120.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--hosts",
+        choices=["netns", "groups"],
+        default="netns",
+        help="each host a network namespace (root) or only a process group",
+    )
     return asyncio.run(bench(parser.parse_args()))
 
 
