@@ -70,6 +70,13 @@ def _load(url: str, pids: list[int], args: argparse.Namespace, out: Path) -> dic
     return dict(json.loads(out.read_text())) if out.exists() else {}
 
 
+def _cmdline(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")
+    except OSError:
+        return ""  # gone already
+
+
 def _cpu_s(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -132,9 +139,11 @@ def cluster_setup(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]
     url = f"http://127.0.0.1:{port}"
     try:
         _wait(url, cluster, "the cluster")
-        kids = _children(cluster.pid)
-        proxy = [p for p in kids if "haproxy" in Path(f"/proc/{p}/cmdline").read_text()]
-        servers = [p for p in kids if p not in proxy]
+        # The script's other children come and go (its health-check curl, psql): only the
+        # proxy and the `rummy serve` processes are measured.
+        lines = {p: _cmdline(p) for p in _children(cluster.pid)}
+        proxy = [p for p, line in lines.items() if "haproxy" in line]
+        servers = [p for p, line in lines.items() if "rummy" in line and " serve " in line]
         proxy_before = sum(_cpu_s(p) for p in proxy)
         result = _measured(url, servers, args, tmp / f"cluster{n}.json")
         result["proxy_cpu_s"] = round(sum(_cpu_s(p) for p in proxy) - proxy_before, 2)
