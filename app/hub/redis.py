@@ -45,6 +45,7 @@ from redis.exceptions import RedisError
 from app.hub.channels import RoomChannels
 from app.hub.local import LocalHub
 from app.hub.protocol import Event, Listener, Presence, away_of
+from app.hub.publisher import Publisher
 
 log = logging.getLogger("rummy.redis_hub")
 
@@ -89,6 +90,7 @@ class RedisHub(LocalHub):
         self._away_cache: dict[str, tuple[float, dict[int, datetime]]] = {}
         self._generation: dict[str, int] = {}
         self._presence_failing = False  # logged once per outage, not once per view
+        self._publisher = Publisher(self._redis)
         self._channels = RoomChannels(
             self._redis, CHANNEL, CONTROL + self.process, self._room_message
         )
@@ -108,6 +110,7 @@ class RedisHub(LocalHub):
             asyncio.create_task(self._heartbeat_forever(), name="redis-hub-heartbeat"),
         ]
         await asyncio.wait_for(self._ready.wait(), timeout=10)
+        self._publisher.start()
 
     async def stop(self) -> None:
         for task in self._tasks:
@@ -117,6 +120,7 @@ class RedisHub(LocalHub):
                 await task
         with contextlib.suppress(RedisError, OSError):
             await self._forget_process(self.process, announce=True)
+        await self._publisher.stop()
         await self._redis.aclose()
 
     # -- events ----------------------------------------------------------------------------
@@ -124,17 +128,15 @@ class RedisHub(LocalHub):
     async def publish(self, room: str, event: Event) -> None:
         """Deliver to this process's sockets now and to every other process via Redis.
 
-        A committed move must not fail because Redis is briefly away: the error is logged,
-        local sockets still get the event, and the other processes catch up on their next
-        event or their next heal round (app/rooms/healing.py), whichever comes first.
+        The event goes to Redis with the others that gathered meanwhile (app/hub/publisher.py),
+        off the move's path. A committed move must not fail because Redis is briefly away: a
+        failed batch is logged, local sockets still get the event, and the other processes
+        catch up on their next event or their next heal round (app/rooms/healing.py).
         """
         self._note(room, event)
         self._deliver(room, event)
         message = json.dumps({**event, "origin": self.process}, separators=(",", ":"))
-        try:
-            await self._redis.publish(CHANNEL + room, message)
-        except (RedisError, OSError):
-            log.exception("publishing to Redis failed; other processes miss one event")
+        self._publisher.put(CHANNEL + room, message)
 
     def _note(self, room: str, event: Event) -> None:
         if event.get("kind") == "presence":

@@ -1,0 +1,68 @@
+"""Room events out to Redis in batches: what gathered while the event loop was busy goes as
+one pipeline.
+
+`RedisHub.publish` used to await its own PUBLISH on the move's path: a pool checkout, a
+write and a read for every event. Events now wait in one queue (one queue, so each room's
+events keep their order) and one task sends whatever has gathered as a single pipeline:
+one checkout, one write and one read for all of them. A batch that fails is logged and
+dropped, as one failed PUBLISH was: events are hints, and the heal round (app/rooms/
+healing.py) and each socket's catch-up bring the other processes level.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections import deque
+from typing import Any
+
+from redis.exceptions import RedisError
+
+log = logging.getLogger("rummy.redis_hub")
+
+MAX_BATCH = 256  # PUBLISHes in one pipeline
+MAX_WAITING = 50_000  # past this (Redis away for long) the oldest are dropped, and counted
+
+
+class Publisher:
+    def __init__(self, redis: Any) -> None:
+        self._redis = redis
+        self._waiting: deque[tuple[str, str]] = deque(maxlen=MAX_WAITING)
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        self._task = asyncio.create_task(self._run(), name="redis-hub-publish")
+
+    def put(self, channel: str, message: str) -> None:
+        if len(self._waiting) == MAX_WAITING:
+            log.warning("Redis is behind: dropping the oldest waiting event")
+        self._waiting.append((channel, message))
+        self._wake.set()
+
+    async def stop(self) -> None:
+        """Send what is waiting (a graceful stop's last presence events), then stop."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        with contextlib.suppress(RedisError, OSError):
+            await self._send_waiting()
+
+    async def _run(self) -> None:
+        while True:
+            await self._wake.wait()
+            self._wake.clear()
+            try:
+                await self._send_waiting()
+            except (RedisError, OSError):
+                log.exception("publishing to Redis failed; other processes miss some events")
+
+    async def _send_waiting(self) -> None:
+        while self._waiting:
+            batch = [self._waiting.popleft() for _ in range(min(len(self._waiting), MAX_BATCH))]
+            pipe = self._redis.pipeline(transaction=False)
+            for channel, message in batch:
+                pipe.publish(channel, message)
+            await pipe.execute()
