@@ -33,6 +33,7 @@ import httpx
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
 from load import free_port  # noqa: E402
+from procs import children, cmdline, cpu_seconds  # noqa: E402
 
 PY = sys.executable
 
@@ -51,16 +52,6 @@ def _wait(url: str, proc: subprocess.Popen[bytes], what: str, timeout: float = 1
     raise SystemExit(f"{what} did not come up")
 
 
-def _children(pid: int) -> list[int]:
-    found = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            found += [int(c) for c in (task / "children").read_text().split()]
-        except OSError:
-            continue
-    return found
-
-
 def _load(url: str, pids: list[int], args: argparse.Namespace, out: Path) -> dict[str, Any]:
     cmd = [PY, str(ROOT / "bench" / "load.py"), "--url", url, "--rooms", str(args.rooms)]
     cmd += ["--duration", str(args.duration), "--rate", str(args.rate), "--json", str(out)]
@@ -68,18 +59,6 @@ def _load(url: str, pids: list[int], args: argparse.Namespace, out: Path) -> dic
         cmd += ["--server-pid", str(pid)]
     subprocess.run(cmd, check=False)
     return dict(json.loads(out.read_text())) if out.exists() else {}
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")
-    except OSError:
-        return ""  # gone already
-
-
-def _cpu_s(pid: int) -> float:
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _services_cpu_s() -> dict[str, float]:
@@ -91,7 +70,7 @@ def _services_cpu_s() -> dict[str, float]:
             name = stat.read_text().split("(", 1)[1].split(")", 1)[0]
             key = "postgres" if name.startswith("postgres") else "redis" if "redis" in name else ""
             if key:
-                total[key] += _cpu_s(int(stat.parent.name))
+                total[key] += cpu_seconds(int(stat.parent.name))
         except (OSError, IndexError):
             continue
     return total
@@ -141,12 +120,12 @@ def cluster_setup(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]
         _wait(url, cluster, "the cluster")
         # The script's other children come and go (its health-check curl, psql): only the
         # proxy and the `rummy serve` processes are measured.
-        lines = {p: _cmdline(p) for p in _children(cluster.pid)}
+        lines = {p: cmdline(p) for p in children(cluster.pid)}
         proxy = [p for p, line in lines.items() if "haproxy" in line]
         servers = [p for p, line in lines.items() if "rummy" in line and " serve " in line]
-        proxy_before = sum(_cpu_s(p) for p in proxy)
+        proxy_before = sum(cpu_seconds(p) for p in proxy)
         result = _measured(url, servers, args, tmp / f"cluster{n}.json")
-        result["proxy_cpu_s"] = round(sum(_cpu_s(p) for p in proxy) - proxy_before, 2)
+        result["proxy_cpu_s"] = round(sum(cpu_seconds(p) for p in proxy) - proxy_before, 2)
         return result
     finally:
         os.killpg(cluster.pid, signal.SIGTERM)

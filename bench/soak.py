@@ -29,39 +29,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import httpx  # noqa: E402
 from bot_rooms import _free_port, _wait_up  # noqa: E402
+from procs import children, cmdline, rss_mb  # noqa: E402
 
 import rules  # noqa: E402
 from bots.client import to_view  # noqa: E402
 from bots.greedy import GreedyStrategy  # noqa: E402
-
-
-def rss_mb(pid: int) -> float:
-    """The resident set of process `pid` in MB (0 when it is gone)."""
-    try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    return 0.0
-
-
-def children(pid: int) -> list[int]:
-    """The direct children of `pid` (a server's bot worker, SQLite writer, resource tracker)."""
-    found: list[int] = []
-    for task in Path(f"/proc/{pid}/task").glob("*"):
-        try:
-            found += [int(c) for c in (task / "children").read_text().split()]
-        except OSError:
-            continue
-    return found
-
-
-def _cmdline(pid: int) -> str:
-    try:
-        return Path(f"/proc/{pid}/cmdline").read_text().replace("\0", " ")
-    except OSError:
-        return ""
 
 
 def _serve(port: int, db: Path, budget_ms: float) -> subprocess.Popen[bytes]:
@@ -126,7 +98,7 @@ async def _sample(server: int, stop: float, every: float, counts: Counts) -> lis
     series: list[float] = []
     print("minute,server_mb,bot_worker_mb,sqlite_writer_mb,moves,hands,errors", flush=True)
     while True:
-        kids = {c: _cmdline(c) for c in children(server)}
+        kids = {c: cmdline(c) for c in children(server)}
         worker = sum(rss_mb(c) for c, cmd in kids.items() if "spawn_main" in cmd)
         writer = sum(rss_mb(c) for c, cmd in kids.items() if "sqlite_process" in cmd)
         mb = rss_mb(server)

@@ -32,6 +32,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from procs import cpu_seconds  # noqa: E402
 from rawhttp import RawHTTP  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -52,12 +53,6 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
-
-
-def cpu_seconds(pid: int) -> float:
-    """User + system CPU of the process so far (/proc/<pid>/stat)."""
-    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def rss_mb(pid: int) -> float:
