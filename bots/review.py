@@ -147,7 +147,8 @@ def review_hand(
                 better,
                 cap if capped else round(gain, 1),
                 _reasons(view, step.move, better),
-                0.0 if capped else round(min(error, cap), 1),
+                # Uncapped, the error is under half the gain, so under the stake too.
+                0.0 if capped else round(error, 1),
                 capped,
             )
         )
