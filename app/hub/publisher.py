@@ -22,7 +22,7 @@ from redis.exceptions import RedisError
 log = logging.getLogger("rummy.redis_hub")
 
 MAX_BATCH = 256  # PUBLISHes in one pipeline
-MAX_WAITING = 50_000  # past this (Redis away for long) the oldest are dropped, and counted
+MAX_WAITING = 50_000  # past this (Redis away for long) the oldest are dropped
 
 
 class Publisher:
@@ -31,13 +31,15 @@ class Publisher:
         self._waiting: deque[tuple[str, str]] = deque(maxlen=MAX_WAITING)
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._dropping = False  # logged once per spell of dropping, not once per event
 
     def start(self) -> None:
         self._task = asyncio.create_task(self._run(), name="redis-hub-publish")
 
     def put(self, channel: str, message: str) -> None:
-        if len(self._waiting) == MAX_WAITING:
-            log.warning("Redis is behind: dropping the oldest waiting event")
+        if len(self._waiting) == MAX_WAITING and not self._dropping:
+            self._dropping = True
+            log.warning("Redis is behind: dropping the oldest waiting events")
         self._waiting.append((channel, message))
         self._wake.set()
 
@@ -66,3 +68,4 @@ class Publisher:
             for channel, message in batch:
                 pipe.publish(channel, message)
             await pipe.execute()
+        self._dropping = False
