@@ -35,6 +35,7 @@ OPERATIONS = {
     ("get", "/api/rooms/{room}/chat"): "get_chat",
     ("post", "/api/rooms/{room}/rematch"): "rematch",
     ("post", "/api/challenges"): "create_challenge",
+    ("post", "/api/challenges/{challenge}/invites"): "invite_to_challenge",
     ("post", "/api/challenges/{challenge}/play"): "play_challenge",
     ("get", "/api/challenges/{challenge}"): "get_challenge",
     ("get", "/healthz"): "get_health",
