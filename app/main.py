@@ -39,7 +39,7 @@ from app.api.fanout import Fanout
 from app.clock import Clock, utcnow
 from app.config import Settings, get_settings
 from app.db import create_engine
-from app.errors import AppError, error_payload
+from app.errors import AppError, error_payload, retry_header
 from app.guards import handshake
 from app.hub import Hub, LocalHub
 from app.keycheck import check_key
@@ -165,8 +165,8 @@ async def _purge_forever(service: RoomService, interval: float) -> None:
         await asyncio.sleep(interval)
 
 
-def _json(status: int, body: dict[str, Any]) -> JSONResponse:
-    return JSONResponse(status_code=status, content=body)
+def _json(status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(status_code=status, content=body, headers=headers)
 
 
 def _tune_gc() -> None:
@@ -187,7 +187,8 @@ def _tune_gc() -> None:
 def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(AppError)
     async def app_error(_: Request, exc: AppError) -> JSONResponse:
-        return _json(*error_payload(exc))
+        status, body = error_payload(exc)
+        return _json(status, body, retry_header(exc, status))
 
     @app.exception_handler(rules.IllegalMove)
     async def rules_error(_: Request, exc: rules.IllegalMove) -> JSONResponse:
