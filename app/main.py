@@ -31,6 +31,7 @@ from app.api import (
     replays,
     rooms,
     seats,
+    serverkey,
     watch,
     ws,
 )
@@ -46,6 +47,7 @@ from app.keycheck import check_key
 from app.persist import create_store
 from app.rooms.healing import heal_forever
 from app.rooms.service import RoomService
+from app.signing import signer_for
 from app.social.registry import attach as attach_friends
 from app.testclock import offset_clock
 from app.turns.drivers import Turns
@@ -89,6 +91,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.include_router(chat.router)
     app.include_router(rematch.router)
     app.include_router(challenges.router)
+    app.include_router(serverkey.router)
     app.include_router(health.router)
     app.include_router(asyncapi.router)
     static.install(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
@@ -110,6 +113,7 @@ def _lifespan(
         engine = create_engine(settings.database_url, settings.db_pool_timeout_seconds)
         app.state.engine = engine  # tests hold its pool
         await check_key(engine, settings)  # before anything serves: never a 200 unreadable
+        app.state.signer = signer_for(settings)  # signs match records (app/signing.py)
         hub = create_hub(settings.redis_url)
         await hub.start()
         store = create_store(engine, settings)

@@ -38,6 +38,7 @@ OPERATIONS = {
     ("post", "/api/challenges/{challenge}/invites"): "invite_to_challenge",
     ("post", "/api/challenges/{challenge}/play"): "play_challenge",
     ("get", "/api/challenges/{challenge}"): "get_challenge",
+    ("get", "/api/server-key"): "get_server_key",
     ("get", "/healthz"): "get_health",
 }
 
