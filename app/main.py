@@ -45,6 +45,7 @@ from app.guards import handshake
 from app.hub import Hub, LocalHub
 from app.keycheck import check_key
 from app.persist import create_store
+from app.persist.sealing import StateCipher, cipher_for
 from app.rooms.healing import heal_forever
 from app.rooms.service import RoomService
 from app.signing import signer_for
@@ -114,7 +115,7 @@ def _lifespan(
         app.state.engine = engine  # tests hold its pool
         await check_key(engine, settings)  # before anything serves: never a 200 unreadable
         app.state.signer = signer_for(settings)  # signs match records (app/signing.py)
-        hub = create_hub(settings.redis_url)
+        hub = create_hub(settings.redis_url, cipher_for(settings))
         await hub.start()
         store = create_store(engine, settings)
         await store.seal_plain_rows()
@@ -149,12 +150,13 @@ def _lifespan(
     return lifespan
 
 
-def create_hub(redis_url: str | None) -> Hub:
-    """The in-process hub, or with a Redis URL the one that spans processes."""
+def create_hub(redis_url: str | None, cipher: StateCipher | None = None) -> Hub:
+    """The in-process hub, or with a Redis URL the one that spans processes (sealing the
+    frames it carries with `cipher`: app/hub/sealed.py)."""
     if redis_url:
         from app.hub.redis import RedisHub  # imports redis only where it is used
 
-        return RedisHub(redis_url)
+        return RedisHub(redis_url, cipher)
     return LocalHub()
 
 
