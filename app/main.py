@@ -23,6 +23,7 @@ from app.api import (
     asyncapi,
     challenges,
     chat,
+    docs,
     health,
     hints,
     moves,
@@ -79,6 +80,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         summary="Online Rummy: rooms, moves, votes, a websocket per seat, and the hand log.",
         lifespan=_lifespan(settings, clock or utcnow),
         generate_unique_id_function=openapi.operation_id,
+        # /docs and /redoc from installed files (app/api/docs.py), not FastAPI's CDN pages.
+        docs_url=None,
+        redoc_url=None,
         responses={422: {"model": ErrorBody, "description": "Invalid request or illegal move"}},
     )
     _add_error_handlers(app)
@@ -95,6 +99,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.include_router(serverkey.router)
     app.include_router(health.router)
     app.include_router(asyncapi.router)
+    app.include_router(docs.router)
     static.install(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
 
     guards.install(app, settings)
