@@ -24,7 +24,7 @@ import httpx
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 from hostilekit import bearer, body
-from rummytest import LiveServer
+from rummytest import CHROMIUM, CHROMIUM_ARGS, LiveServer
 
 import rules
 
@@ -295,3 +295,62 @@ def test_the_web_verifier_agrees_on_every_file(signed: dict[str, Any], tmp_path:
             p for line in lines if ": FAIL  " in line for p in line.split(": FAIL  ")[1].split("; ")
         }
         assert cli <= set(web["problems"]), (name, cli, web["problems"])
+
+
+NODE_NO_ED25519 = """
+import { checkSignature } from "%s";
+// A browser whose WebCrypto has no Ed25519 (as some still lack it).
+crypto.subtle.importKey = async () => { throw new DOMException("Ed25519", "NotSupportedError"); };
+const input = JSON.parse(await new Promise((ok) => {
+  let text = "";
+  process.stdin.on("data", (d) => (text += d));
+  process.stdin.on("end", () => ok(text));
+}));
+console.log(JSON.stringify(await checkSignature(input.record, input.key)));
+"""
+
+
+@pytest.mark.skipif(NODE is None, reason="node is not installed")
+def test_without_ed25519_the_web_verifier_says_it_did_not_check(
+    signed: dict[str, Any], tmp_path: Path
+) -> None:
+    assert NODE is not None
+    script = tmp_path / "no-ed25519.mjs"
+    script.write_text(NODE_NO_ED25519 % (ROOT / "web/js/verify.js").as_uri())
+    payload = {"record": _forged(signed, "names swapped"), "key": signed["key"]["key"]}
+    done = subprocess.run(
+        [NODE, str(script)], input=json.dumps(payload), capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == 0, done.stderr
+    said = json.loads(done.stdout)
+    assert said["status"] == "unsupported" and "NOT checked" in said["text"], said
+
+
+@pytest.mark.browser
+@pytest.mark.skipif(not Path(CHROMIUM).exists(), reason="Debian's Chromium is not installed")
+async def test_the_page_checks_a_record_and_its_signature(
+    signed: dict[str, Any], live_server: LiveServer
+) -> None:
+    from playwright.async_api import async_playwright
+
+    errors: list[str] = []
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = await browser.new_page()
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            await page.goto(f"{live_server}/web/verify.html")
+            results = page.locator("#results li")
+            for record, last, signature in (
+                (signed["records"]["rummy51"], "every hand verified", "signature: OK"),
+                (_forged(signed, "names swapped"), "VERIFICATION FAILED", "signature: FAIL"),
+                (_forged(signed, "winner erased"), "VERIFICATION FAILED", "signature: FAIL"),
+            ):
+                await page.fill("#log", json.dumps(record))
+                await page.click("button[type=submit]")
+                await results.last.filter(has_text=last).wait_for(timeout=30_000)
+                await results.filter(has_text=signature).wait_for(timeout=30_000)
+            await results.filter(has_text="match: FAIL").wait_for(timeout=30_000)
+        finally:
+            await browser.close()
+    assert errors == []
