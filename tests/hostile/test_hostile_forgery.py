@@ -13,8 +13,6 @@ import contextlib
 import copy
 import io
 import json
-import shutil
-import subprocess
 from collections.abc import Callable
 from pathlib import Path
 from random import Random
@@ -23,13 +21,11 @@ from typing import Any
 import httpx
 import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
-from hostilekit import bearer, body
-from rummytest import CHROMIUM, CHROMIUM_ARGS, LiveServer
+from hostilekit import NODE, NODE_INPUT, VERIFY_JS, bearer, body, chromium_page, run_node
+from rummytest import CHROMIUM, LiveServer
 
 import rules
 
-ROOT = Path(__file__).resolve().parents[2]
-NODE = shutil.which("node")
 Record = dict[str, Any]
 
 
@@ -247,24 +243,28 @@ def test_a_key_that_is_no_key_is_refused_in_one_line(
 
 # --- the web verifier agrees --------------------------------------------------------------
 
-NODE_CHECK = """
-import { verifyRecord, checkSignature } from "%s";
-const input = JSON.parse(await new Promise((ok) => {
-  let text = "";
-  process.stdin.on("data", (d) => (text += d));
-  process.stdin.on("end", () => ok(text));
-}));
+NODE_CHECK = f"""
+import {{ verifyRecord, checkSignature }} from "{VERIFY_JS}";
+{NODE_INPUT}
 const out = [];
-for (const record of input.records) {
-  const { hands, match } = await verifyRecord(record, input.rulesets);
-  const failing = hands.filter((r) => !r.ok).map((r) => `hand ${r.hand}`);
+for (const record of input.records) {{
+  const {{ hands, match }} = await verifyRecord(record, input.rulesets);
+  const failing = hands.filter((r) => !r.ok).map((r) => `hand ${{r.hand}}`);
   if (!match.ok) failing.push("match");
   const keyed = [...failing];
   const signed = await checkSignature(record, input.key);
-  if (signed.status !== "ok") keyed.push(`signature ${signed.status}`);
-  out.push({ failing, keyed, problems: [...hands.flatMap((r) => r.problems), ...match.problems] });
-}
+  if (signed.status !== "ok") keyed.push(`signature ${{signed.status}}`);
+  const problems = [...hands.flatMap((r) => r.problems), ...match.problems];
+  out.push({{ failing, keyed, problems }});
+}}
 console.log(JSON.stringify(out));
+"""
+# A browser whose WebCrypto has no Ed25519 (as some still lack it).
+NODE_NO_ED25519 = f"""
+import {{ checkSignature }} from "{VERIFY_JS}";
+crypto.subtle.importKey = async () => {{ throw new DOMException("Ed25519", "NotSupportedError"); }};
+{NODE_INPUT}
+console.log(JSON.stringify(await checkSignature(input.record, input.key)));
 """
 
 
@@ -275,17 +275,11 @@ def _failing(lines: list[str]) -> list[str]:
 
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_the_web_verifier_agrees_on_every_file(signed: dict[str, Any], tmp_path: Path) -> None:
-    assert NODE is not None
     names = [*(f"genuine {v}" for v in signed["records"]), *FORGERIES]
     records = [*signed["records"].values(), *(_forged(signed, n) for n in FORGERIES)]
-    script = tmp_path / "check.mjs"
-    script.write_text(NODE_CHECK % (ROOT / "web/js/verify.js").as_uri())
     payload = {"records": records, "rulesets": signed["rulesets"], "key": signed["key"]["key"]}
-    done = subprocess.run(
-        [NODE, str(script)], input=json.dumps(payload), capture_output=True, text=True, timeout=120
-    )
-    assert done.returncode == 0, done.stderr
-    for name, record, web in zip(names, records, json.loads(done.stdout), strict=True):
+    verdicts = run_node(tmp_path, NODE_CHECK, payload)
+    for name, record, web in zip(names, records, verdicts, strict=True):
         _, lines = _verify(tmp_path, record)
         _, keyed = _verify(tmp_path, record, "--key", signed["key"]["key"])
         assert web["failing"] == _failing(lines), (name, web, lines)
@@ -297,32 +291,12 @@ def test_the_web_verifier_agrees_on_every_file(signed: dict[str, Any], tmp_path:
         assert cli <= set(web["problems"]), (name, cli, web["problems"])
 
 
-NODE_NO_ED25519 = """
-import { checkSignature } from "%s";
-// A browser whose WebCrypto has no Ed25519 (as some still lack it).
-crypto.subtle.importKey = async () => { throw new DOMException("Ed25519", "NotSupportedError"); };
-const input = JSON.parse(await new Promise((ok) => {
-  let text = "";
-  process.stdin.on("data", (d) => (text += d));
-  process.stdin.on("end", () => ok(text));
-}));
-console.log(JSON.stringify(await checkSignature(input.record, input.key)));
-"""
-
-
 @pytest.mark.skipif(NODE is None, reason="node is not installed")
 def test_without_ed25519_the_web_verifier_says_it_did_not_check(
     signed: dict[str, Any], tmp_path: Path
 ) -> None:
-    assert NODE is not None
-    script = tmp_path / "no-ed25519.mjs"
-    script.write_text(NODE_NO_ED25519 % (ROOT / "web/js/verify.js").as_uri())
     payload = {"record": _forged(signed, "names swapped"), "key": signed["key"]["key"]}
-    done = subprocess.run(
-        [NODE, str(script)], input=json.dumps(payload), capture_output=True, text=True, timeout=60
-    )
-    assert done.returncode == 0, done.stderr
-    said = json.loads(done.stdout)
+    said = run_node(tmp_path, NODE_NO_ED25519, payload)
     assert said["status"] == "unsupported" and "NOT checked" in said["text"], said
 
 
@@ -331,26 +305,17 @@ def test_without_ed25519_the_web_verifier_says_it_did_not_check(
 async def test_the_page_checks_a_record_and_its_signature(
     signed: dict[str, Any], live_server: LiveServer
 ) -> None:
-    from playwright.async_api import async_playwright
-
-    errors: list[str] = []
-    async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = await browser.new_page()
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            await page.goto(f"{live_server}/web/verify.html")
-            results = page.locator("#results li")
-            for record, last, signature in (
-                (signed["records"]["rummy51"], "every hand verified", "signature: OK"),
-                (_forged(signed, "names swapped"), "VERIFICATION FAILED", "signature: FAIL"),
-                (_forged(signed, "winner erased"), "VERIFICATION FAILED", "signature: FAIL"),
-            ):
-                await page.fill("#log", json.dumps(record))
-                await page.click("button[type=submit]")
-                await results.last.filter(has_text=last).wait_for(timeout=30_000)
-                await results.filter(has_text=signature).wait_for(timeout=30_000)
-            await results.filter(has_text="match: FAIL").wait_for(timeout=30_000)
-        finally:
-            await browser.close()
+    async with chromium_page() as (page, errors):
+        await page.goto(f"{live_server}/web/verify.html")
+        results = page.locator("#results li")
+        for record, last, signature in (
+            (signed["records"]["rummy51"], "every hand verified", "signature: OK"),
+            (_forged(signed, "names swapped"), "VERIFICATION FAILED", "signature: FAIL"),
+            (_forged(signed, "winner erased"), "VERIFICATION FAILED", "signature: FAIL"),
+        ):
+            await page.fill("#log", json.dumps(record))
+            await page.click("button[type=submit]")
+            await results.last.filter(has_text=last).wait_for(timeout=30_000)
+            await results.filter(has_text=signature).wait_for(timeout=30_000)
+        await results.filter(has_text="match: FAIL").wait_for(timeout=30_000)
     assert errors == []

@@ -9,6 +9,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
+from starlette.types import Message
+
 
 async def test_handshakes_over_the_opening_cap_are_refused_with_retry_after() -> None:
     """The opening gate itself (ASGI, no server): sockets still being served hold their
@@ -26,16 +28,16 @@ async def test_handshakes_over_the_opening_cap_are_refused_with_retry_after() ->
         await send({"type": "websocket.send", "text": "{}"})
 
     gate = HandshakeGate(app, Settings(ws_max_opening=2))
-    sent: list[list[dict[str, Any]]] = []
+    sent: list[list[Message]] = []
 
     async def socket(path: str) -> None:
-        out: list[dict[str, Any]] = []
+        out: list[Message] = []
         sent.append(out)
 
-        async def receive() -> dict[str, Any]:
+        async def receive() -> Message:
             return {"type": "websocket.connect"}
 
-        async def send(message: dict[str, Any]) -> None:
+        async def send(message: Message) -> None:
             out.append(message)
 
         scope = {"type": "websocket", "path": path, "client": ("127.0.0.9", 1), "headers": []}
