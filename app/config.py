@@ -57,6 +57,11 @@ class Settings(BaseSettings):
     # its sockets refused, and their 1-2 s retries doubled its CPU per room (bench/load.py).
     # Above the per-address cap, so one address cannot hold every place.
     ws_max_opening: int = 512
+    # Sockets that wait for their auth frame hold no opening place (app/guards/handshake.py):
+    # at most this many per address wait at once (one more gets 429), each for at most
+    # ws_auth_seconds before it is closed with 4401 (a browser sends its frame at once).
+    ws_max_waiting_per_client: int = 32
+    ws_auth_seconds: float = 5.0
     # Seals the stored game states (app/persist/sealing.py): 32 bytes, URL-safe base64.
     # Unset: a key file made on first start (beside the SQLite database, or secret_key_file).
     # Every process of one database needs the same key: set it for PostgreSQL.

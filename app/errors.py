@@ -6,16 +6,22 @@ Rules errors (rules.IllegalMove) are mapped beside these in main.py's one handle
 from __future__ import annotations
 
 import json
+import math
 from typing import Any, ClassVar
 
 
 class AppError(Exception):
     status: ClassVar[int] = 400
     code: ClassVar[str] = "bad_request"
+    # Seconds a client should wait before trying again: every 429 and 503 answer carries it
+    # as `Retry-After` (API.md v1.3), 1 s unless the refusal knows better.
+    retry_after: float | None = None
 
-    def __init__(self, message: str, **extra: Any) -> None:
+    def __init__(self, message: str, *, retry_after: float | None = None, **extra: Any) -> None:
         super().__init__(message)
         self.message = message
+        if retry_after is not None:
+            self.retry_after = retry_after
         # Extra top-level fields of the error body, e.g. the current view for stale_version.
         self.extra = extra
 
@@ -82,6 +88,13 @@ class InvalidRequest(AppError):
     code = "invalid_request"
 
 
+class InvalidText(InvalidRequest):
+    """Text the one text policy refuses (app/textpolicy.py): chat, or a lone surrogate in
+    any JSON body or frame."""
+
+    code = "invalid_text"
+
+
 class RateLimited(AppError):
     status = 429
     code = "rate_limited"
@@ -106,6 +119,14 @@ def error_payload(exc: Exception) -> tuple[int, dict[str, Any]]:
         status = 409 if exc.code in _CONFLICT_CODES else 422
         return status, {"error": {"code": exc.code, "message": exc.message}}
     raise TypeError(f"not an API error: {type(exc).__name__}")
+
+
+def retry_header(exc: Exception, status: int) -> dict[str, str] | None:
+    """The `Retry-After` header of an answer of `status` to `exc` (429 and 503 only)."""
+    if status not in (429, 503):
+        return None
+    wait = getattr(exc, "retry_after", None) or 1
+    return {"Retry-After": str(max(1, math.ceil(wait)))}
 
 
 def error_json(exc: Exception) -> tuple[int, bytes]:

@@ -44,8 +44,9 @@ async def check_key(engine: AsyncEngine, settings: Settings) -> None:
     """Raises KeyMismatch (one line, no secret in it) unless the key opens a sealed room.
 
     Raises:
-        KeyMismatch: the key is malformed, or its file is missing beside sealed rows, or
-            it opens none of them.
+        KeyMismatch: the key is malformed, or its file cannot be read or made (a
+            directory, say: that was a 38-line traceback), or is missing beside sealed
+            rows, or it opens none of them.
     """
     sample = await _one_sealed_room(engine)
     where = "RUMMY_SECRET_KEY"
@@ -62,6 +63,9 @@ async def check_key(engine: AsyncEngine, settings: Settings) -> None:
         cipher = cipher_for(settings)
     except ValueError as exc:
         raise KeyMismatch(f"{where}: {exc}") from None
+    except OSError as exc:  # a directory, no permission, a parent that is a file: one line
+        reason = exc.strerror or type(exc).__name__
+        raise KeyMismatch(f"{where} cannot be read or made: {reason}") from None
     if sample is None:
         return  # a new database: any key (a new key file) will do
     room_id, sealed = sample

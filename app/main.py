@@ -23,6 +23,7 @@ from app.api import (
     asyncapi,
     challenges,
     chat,
+    docs,
     health,
     hints,
     moves,
@@ -31,6 +32,7 @@ from app.api import (
     replays,
     rooms,
     seats,
+    serverkey,
     watch,
     ws,
 )
@@ -39,13 +41,15 @@ from app.api.fanout import Fanout
 from app.clock import Clock, utcnow
 from app.config import Settings, get_settings
 from app.db import create_engine
-from app.errors import AppError, error_payload
+from app.errors import AppError, error_payload, retry_header
 from app.guards import handshake
 from app.hub import Hub, LocalHub
 from app.keycheck import check_key
 from app.persist import create_store
+from app.persist.sealing import StateCipher, cipher_for
 from app.rooms.healing import heal_forever
 from app.rooms.service import RoomService
+from app.signing import signer_for
 from app.social.registry import attach as attach_friends
 from app.testclock import offset_clock
 from app.turns.drivers import Turns
@@ -76,6 +80,9 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
         summary="Online Rummy: rooms, moves, votes, a websocket per seat, and the hand log.",
         lifespan=_lifespan(settings, clock or utcnow),
         generate_unique_id_function=openapi.operation_id,
+        # /docs and /redoc from installed files (app/api/docs.py), not FastAPI's CDN pages.
+        docs_url=None,
+        redoc_url=None,
         responses={422: {"model": ErrorBody, "description": "Invalid request or illegal move"}},
     )
     _add_error_handlers(app)
@@ -89,8 +96,10 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.include_router(chat.router)
     app.include_router(rematch.router)
     app.include_router(challenges.router)
+    app.include_router(serverkey.router)
     app.include_router(health.router)
     app.include_router(asyncapi.router)
+    app.include_router(docs.router)
     static.install(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
 
     guards.install(app, settings)
@@ -110,7 +119,8 @@ def _lifespan(
         engine = create_engine(settings.database_url, settings.db_pool_timeout_seconds)
         app.state.engine = engine  # tests hold its pool
         await check_key(engine, settings)  # before anything serves: never a 200 unreadable
-        hub = create_hub(settings.redis_url)
+        app.state.signer = signer_for(settings)  # signs match records (app/signing.py)
+        hub = create_hub(settings.redis_url, cipher_for(settings))
         await hub.start()
         store = create_store(engine, settings)
         await store.seal_plain_rows()
@@ -145,12 +155,13 @@ def _lifespan(
     return lifespan
 
 
-def create_hub(redis_url: str | None) -> Hub:
-    """The in-process hub, or with a Redis URL the one that spans processes."""
+def create_hub(redis_url: str | None, cipher: StateCipher | None = None) -> Hub:
+    """The in-process hub, or with a Redis URL the one that spans processes (sealing the
+    frames it carries with `cipher`: app/hub/sealed.py)."""
     if redis_url:
         from app.hub.redis import RedisHub  # imports redis only where it is used
 
-        return RedisHub(redis_url)
+        return RedisHub(redis_url, cipher)
     return LocalHub()
 
 
@@ -165,8 +176,8 @@ async def _purge_forever(service: RoomService, interval: float) -> None:
         await asyncio.sleep(interval)
 
 
-def _json(status: int, body: dict[str, Any]) -> JSONResponse:
-    return JSONResponse(status_code=status, content=body)
+def _json(status: int, body: dict[str, Any], headers: dict[str, str] | None = None) -> JSONResponse:
+    return JSONResponse(status_code=status, content=body, headers=headers)
 
 
 def _tune_gc() -> None:
@@ -187,7 +198,8 @@ def _tune_gc() -> None:
 def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(AppError)
     async def app_error(_: Request, exc: AppError) -> JSONResponse:
-        return _json(*error_payload(exc))
+        status, body = error_payload(exc)
+        return _json(status, body, retry_header(exc, status))
 
     @app.exception_handler(rules.IllegalMove)
     async def rules_error(_: Request, exc: rules.IllegalMove) -> JSONResponse:

@@ -36,7 +36,9 @@ class RecordMove(BaseModel):
 class RecordHand(BaseModel):
     """One finished hand: replay `moves` from `deal` with `rules` to rebuild `result`."""
 
-    number: int = Field(ge=0, le=100_000, description="the log's `hand`: 0 for the room's first")
+    number: int = Field(
+        ge=0, le=100_000, description="the hand's place in its match: 0, 1, 2, ... (API.md v1.3)"
+    )
     seed: str = Field(pattern=HEX_64, description="the hand's seed (hex), revealed after it")
     commitment: str = Field(
         pattern=HEX_64, description="SHA-256 shown during the hand (docs/record.md)"
@@ -46,6 +48,12 @@ class RecordHand(BaseModel):
     deal: rules.Deal = Field(description="hands, discard (top last), stock (top first)")
     moves: list[RecordMove] = Field(max_length=3_000, description="in the order played")
     result: rules.HandResult
+
+
+class RecordSignature(BaseModel):
+    alg: Literal["ed25519"]
+    key_id: str = Field(max_length=64, description="the signing key's id (GET /api/server-key)")
+    sig: str = Field(max_length=128, description="URL-safe base64 of the 64-byte signature")
 
 
 class MatchRecord(BaseModel):
@@ -61,6 +69,15 @@ class MatchRecord(BaseModel):
     scores: tuple[int, ...] = Field(
         max_length=8, description="after the last hand listed: the match's result so far"
     )
+    match_winner: list[int] | None = Field(
+        None,
+        max_length=8,
+        description="the seats that won the match, once its limit is reached; null while "
+        "it is still played (or was left for a new one)",
+    )
+    signature: RecordSignature | None = Field(
+        None, description="the server's Ed25519 signature of the rest (API.md v1.3)"
+    )
 
 
 class LogBody(BaseModel):
@@ -74,7 +91,7 @@ def _record_hand(hand: LogHand) -> RecordHand:
     start = hand.start
     assert hand.result is not None  # only finished hands are recorded
     return RecordHand(
-        number=hand.hand,
+        number=start.hand_number - 1,  # counted from 1 in its match by the rules
         seed=start.hand_seed,
         commitment=rules.spectator_view(start).commitment or "",
         dealer=start.dealer,
@@ -91,9 +108,11 @@ def build_record(snap: Snapshot, log: Sequence[LogHand], options: RoomOptions) -
     finished = [h for h in log if h.result is not None]
     match = max((h.start.match_number for h in finished), default=None)
     hands = [_record_hand(h) for h in finished if h.start.match_number == match]
+    winner: list[int] | None = None
     if hands:
         last = hands[-1]
         scores = tuple(a + b for a, b in zip(last.start_scores, last.result.points, strict=True))
+        winner = _match_winner(snap, [h for h in finished if h.start.match_number == match][-1])
     else:
         scores = (0,) * snap.players
     return MatchRecord(
@@ -102,7 +121,19 @@ def build_record(snap: Snapshot, log: Sequence[LogHand], options: RoomOptions) -
         players=[s.name or f"Player {s.seat + 1}" for s in snap.seats],
         hands=hands,
         scores=scores,
+        match_winner=winner,
     )
+
+
+def _match_winner(snap: Snapshot, last: LogHand) -> list[int] | None:
+    """Who won the match `last` ended, if it ended one: the room's state says so for its
+    current match; a match a new-match vote replaced is asked of its last hand's replay."""
+    state = snap.state
+    if state.match_number != last.start.match_number:
+        state = rules.replay(last.start, [(m.seat, m.move) for m in last.moves])
+    elif state.hand_number != last.start.hand_number:
+        return None  # a later hand of this match is being played: not over
+    return list(state.match_winner) if state.match_winner else None
 
 
 def record_start(record: MatchRecord, hand: RecordHand, position: int) -> rules.GameState:
@@ -182,13 +213,30 @@ def log_entry(record: MatchRecord, hand: RecordHand, position: int) -> dict[str,
 
 
 def record_problems(record: MatchRecord) -> list[tuple[int, str]]:
-    """What does not add up between a record's hands: (index of the hand, problem). Each
-    hand starts with the scores the one before ended with, the deal passes one seat left,
-    and `scores` is where the last hand left them."""
+    """What does not add up between a record's hands: (index of the hand, problem). The
+    hands are numbered 0, 1, 2, ... with none missing; the first starts at zero scores,
+    dealt by the last seat (the rules' first dealer), and each next one starts with the
+    scores the one before ended with, dealt by the next seat; `scores` is where the last
+    hand left them (API.md v1.3: the whole chain, not each hand alone)."""
     problems: list[tuple[int, str]] = []
     players = len(record.players)
     if len(record.scores) != players:
         problems.append((len(record.hands) - 1, f"{len(record.scores)} scores for {players}"))
+    for i, hand in enumerate(record.hands):
+        if hand.number != i:
+            problems.append((i, f"the hand is numbered {hand.number}, but it is hand {i}"))
+    if record.hands:
+        first = record.hands[0]
+        if any(first.start_scores):
+            problems.append((0, f"the match starts at the scores {list(first.start_scores)}"))
+        if first.dealer != players - 1:
+            problems.append(
+                (
+                    0,
+                    f"seat {first.dealer} deals first, but a match's first dealer is "
+                    f"seat {players - 1}",
+                )
+            )
     for i, (before, hand) in enumerate(zip(record.hands, record.hands[1:], strict=False), 1):
         ended = [a + b for a, b in zip(before.start_scores, before.result.points, strict=False)]
         if list(hand.start_scores) != ended:

@@ -7,35 +7,37 @@ hand this module:
 1. recomputes the commitment, SHA-256 of ``b"shake256-fisher-yates-v1:" + hand_seed``
    (rules/shuffle.py), and compares it with every commitment the player recorded while the
    hand was played (`--commitment`, or a `commitment` field a client saved in the log);
-2. re-deals the hand from the seed by the published method, written out here a second
-   time from its specification rather than imported, so a bug or a rigged shuffle in
-   the engine cannot vouch for itself: SHAKE-256(``b"rummy/shuffle/v1" + seed +
-   b"deal"``) read as 8-byte big-endian words drives a Fisher-Yates shuffle of the sorted
-   pack; each seat in turn takes `hand_size` cards, the next card starts the discard
-   pile and the rest is the stock, top first. The result must be exactly the log's deal;
+2. re-deals the hand from the seed by the published method (app/redeal.py, written out a
+   second time rather than imported from the engine, so a rigged shuffle cannot vouch for
+   itself). The result must be exactly the log's deal;
 3. replays every move with `rules.replay` from that deal (stock reshuffles come from the
    same seed) and checks the moves were legal, the versions run without a gap and the
    outcome is the one the log states.
 
 A match record's hand is checked the same way, read as the log hand it stands for
-(app/match_records.py `log_entry`), and the record's scores and dealers must follow from
-hand to hand.
+(app/match_records.py `log_entry`), and then the whole match (API.md v1.3): numbered 0, 1,
+2, ... from zero scores, each hand from the last, the deal passing on, its options and
+names fitting its variant, and the match over exactly when its limit is reached
+(app/record_checks.py). With `--key` or `--server` the server's Ed25519 signature must hold
+too (app/signing.py): any change to a signed record fails it, and so does a record signed
+with another key.
 
-Each hand is reported OK or with the first precise mismatch; the exit code is 0 when
-every hand passes, 1 otherwise (2 for a file that is not a log at all).
+Each hand, the match and the signature are reported OK or with the first precise mismatch;
+the exit code is 0 when every check passes, 1 otherwise (2 for a file that is not a log at
+all, or a key that cannot be read).
 
 What this proves: the server could not change a deal or the stock's order after showing
-the commitment. What it cannot prove: that the server did not try many seeds before
-committing (players contribute no entropy of their own).
+the commitment, and (signed) the record is the one the server issued. What it cannot
+prove: that the server did not try many seeds before committing (players contribute no
+entropy of their own).
 """
 
 from __future__ import annotations
 
 import argparse
-import hashlib
 import json
 import sys
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -51,10 +53,9 @@ from app.match_records import (
     log_entry,
     record_problems,
 )
-from rules.cards import CODES
-from rules.shuffle import SHUFFLE_METHOD
-
-HEX_DIGITS = frozenset("0123456789abcdef")
+from app.record_checks import end_problems, fetch_key, options_problems, read_key
+from app.redeal import HEX_DIGITS, commitment_of, compare_deal, deal_from_seed
+from app.signing import key_id, signature_problem
 
 
 @dataclass
@@ -65,83 +66,22 @@ class HandReport:
     commitment: str | None = None
     moves: int = 0
     problems: list[str] = field(default_factory=list)
+    # The hand replayed to its end, when its moves replay (a record's match end needs it).
+    end: rules.GameState | None = None
+    # What the line is about when it is not a hand: "match", "signature".
+    label: str | None = None
+    verdict: str | None = None  # the line of a check that passed, when not a hand's
 
     @property
     def ok(self) -> bool:
         return not self.problems
 
     def line(self) -> str:
+        name = self.label or f"hand {self.hand}"
         if self.ok:
-            return f"hand {self.hand}: OK  commitment {self.commitment}  ({self.moves} moves)"
-        return f"hand {self.hand}: FAIL  " + "; ".join(self.problems)
-
-
-def commitment_of(hand_seed: bytes) -> str:
-    """The published commitment to a hand's shuffle."""
-    return hashlib.sha256(SHUFFLE_METHOD.encode("ascii") + b":" + hand_seed).hexdigest()
-
-
-def sorted_pack(variant: str) -> list[str]:
-    """The variant's pack in the engine's card order (rules/cards.py: clubs A-K, diamonds,
-    hearts, spades, then the joker), duplicates side by side: the shuffle's input."""
-    ruleset = rules.get_variant(variant)
-    pack = [code for code in CODES[:52] for _ in range(ruleset.decks)]
-    return pack + [CODES[52]] * ruleset.jokers
-
-
-def shuffled(cards: Sequence[str], seed: bytes, label: bytes) -> list[str]:
-    """Fisher-Yates over `cards` driven by SHAKE-256 of the seed and label."""
-    out = list(cards)
-    n = len(out)
-    stream = hashlib.shake_256(b"rummy/shuffle/v1" + seed + label).digest(8 * n)
-    for i in range(n - 1, 0, -1):
-        k = n - 1 - i
-        j = int.from_bytes(stream[8 * k : 8 * k + 8], "big") % (i + 1)
-        out[i], out[j] = out[j], out[i]
-    return out
-
-
-def deal_from_seed(variant: str, players: int, seed: bytes) -> dict[str, list[Any]]:
-    """The deal a seed gives: `hands` by seat, `discard` (top last), `stock` (top first)."""
-    order = shuffled(sorted_pack(variant), seed, b"deal")
-    size = rules.get_variant(variant).hand_size[players]
-    hands = [order[i * size : (i + 1) * size] for i in range(players)]
-    rest = order[players * size :]
-    return {"hands": hands, "discard": rest[:1], "stock": rest[1:]}
-
-
-def _describe(cards: Iterable[str]) -> str:
-    return " ".join(cards) or "nothing"
-
-
-def _compare_deal(start: rules.GameState, expected: dict[str, list[Any]]) -> list[str]:
-    problems = []
-    for seat, (have, want) in enumerate(zip(start.hands, expected["hands"], strict=True)):
-        if list(have) != want:
-            problems.append(
-                f"seat {seat}'s hand in the log ({_describe(have)}) is not the one the seed "
-                f"deals ({_describe(want)})"
-            )
-    if list(start.discard) != expected["discard"]:
-        problems.append(
-            f"the discard pile in the log ({_describe(start.discard)}) is not the one the "
-            f"seed deals ({_describe(expected['discard'])})"
-        )
-    if list(start.stock) != expected["stock"]:
-        first = next(
-            (
-                i
-                for i, (a, b) in enumerate(zip(start.stock, expected["stock"], strict=False))
-                if a != b
-            ),
-            min(len(start.stock), len(expected["stock"])),
-        )
-        problems.append(
-            f"the stock in the log differs from the one the seed deals from card {first + 1} "
-            f"(top first) on: {len(start.stock)} cards in the log, "
-            f"{len(expected['stock'])} dealt"
-        )
-    return problems
+            done = self.verdict or f"commitment {self.commitment}  ({self.moves} moves)"
+            return f"{name}: OK  {done}"
+        return f"{name}: FAIL  " + "; ".join(self.problems)
 
 
 def _hand_number(entry: Any) -> int:
@@ -190,7 +130,7 @@ def _verify_hand(entry: dict[str, Any], seen: Sequence[str], report: HandReport)
     elif len(start.hands) != start.players:
         report.problems.append(f"{len(start.hands)} hands for {start.players} players")
     else:
-        report.problems += _compare_deal(start, deal_from_seed(start.variant, start.players, seed))
+        report.problems += compare_deal(start, deal_from_seed(start.variant, start.players, seed))
     if start.melds or start.turns_completed or start.hand_result is not None:
         report.problems.append("the start is not a fresh deal (melds, turns or a result)")
     left = (start.dealer + 1) % start.players
@@ -238,6 +178,7 @@ def _check_play(entry: dict[str, Any], start: rules.GameState, report: HandRepor
                     f"{exc.code}: {exc.message}"
                 )
                 return problems
+    report.end = state
     stated = entry.get("result")
     end = state.hand_result
     got = end.model_dump(mode="json") if end is not None else None
@@ -273,8 +214,10 @@ def verify_log(log: Any, seen: Mapping[int, Sequence[str]] | None = None) -> lis
 def verify_record(
     data: dict[str, Any], seen: Mapping[int, Sequence[str]] | None = None
 ) -> list[HandReport]:
-    """Check every hand of a match record (`rummy-record/1`) like a log's, and that its
-    scores and dealers follow from hand to hand.
+    """Check every hand of a match record (`rummy-record/1`) like a log's, then the whole
+    match (API.md v1.3): the chain from hand to hand (scores from zero, numbering, dealers,
+    app/match_records.py), its options and names, and where it ends (app/record_checks.py).
+    The last report is the match's own (label "match").
 
     Raises:
         ValueError: the document is not a match record.
@@ -300,11 +243,31 @@ def verify_record(
             continue
         reports.append(verify_hand(entry, seen.get(hand.number, ())))
         hands.append(hand)
+    match = HandReport(hand=-1, label="match", problems=options_problems(record))
     if len(hands) == len(reports):
         whole = record.model_copy(update={"hands": hands})
-        for index, problem in record_problems(whole):
-            reports[index].problems.append(problem)
-    return reports
+        located: list[tuple[int | None, str]] = [*record_problems(whole)]
+        located += end_problems(whole, [r.end for r in reports])
+        for index, problem in located:
+            (match if index is None or not reports else reports[index]).problems.append(problem)
+    match.verdict = f"{len(hands)} hands, scores {list(record.scores)}, " + (
+        f"won by seat {' and '.join(map(str, record.match_winner))}"
+        if record.match_winner
+        else "still in play"
+    )
+    return [*reports, match]
+
+
+def check_signature(document: Any, key: bytes) -> HandReport:
+    """The report on a record's signature under the server's public `key`."""
+    report = HandReport(hand=-1, label="signature", verdict=f"signed by key {key_id(key)}")
+    if not isinstance(document, dict) or document.get("format") != RECORD_FORMAT:
+        report.problems.append("only a match record is signed; this is a room's log")
+    else:
+        problem = signature_problem(document, key)
+        if problem is not None:
+            report.problems.append(problem)
+    return report
 
 
 def _parse_seen(values: Sequence[str]) -> dict[int, list[str]]:
@@ -322,17 +285,23 @@ def run(args: argparse.Namespace) -> int:
     try:
         seen = _parse_seen(args.commitment or [])
         text = sys.stdin.read() if args.log == "-" else Path(args.log).read_text("utf-8")
-        reports = verify_log(json.loads(text), seen)
+        document = json.loads(text)
+        key = read_key(args.key) if args.key else fetch_key(args.server) if args.server else None
+        reports = verify_log(document, seen)
     except (OSError, ValueError) as exc:
         print(f"rummy verify: {exc}", file=sys.stderr)
         return 2
+    if key is not None:
+        reports.append(check_signature(document, key))
     for report in reports:
         print(report.line())
     unknown = sorted(set(seen) - {r.hand for r in reports})
     for hand in unknown:
         print(f"hand {hand}: FAIL  you recorded a commitment, but the log has no such hand")
-    if not reports:
+    if not any(r.label is None for r in reports):
         print("the log holds no finished hand yet")
+    if key is None and isinstance(document, dict) and "signature" in document:
+        print("signature: not checked (--key or --server checks who issued the record)")
     ok = all(r.ok for r in reports) and not unknown
     print("all hands verified" if ok else "VERIFICATION FAILED")
     return 0 if ok else 1
@@ -342,7 +311,8 @@ def register(commands: Any) -> None:
     """Add `verify` to the `rummy` command's subparsers."""
     parser = commands.add_parser(
         "verify",
-        help="check a room's hand log: commitments, deals recomputed from the seeds, replays",
+        help="check a room's hand log or a match record: commitments, deals recomputed from "
+        "the seeds, replays, the whole match, and with --key/--server the server's signature",
         description=__doc__.split("\n\n")[0] if __doc__ else None,
     )
     parser.add_argument(
@@ -355,6 +325,18 @@ def register(commands: Any) -> None:
         action="append",
         metavar="HAND=HEX",
         help="a commitment you saw during hand HAND (repeatable)",
+    )
+    who = parser.add_mutually_exclusive_group()
+    who.add_argument(
+        "--key",
+        metavar="BASE64URL",
+        help="the server's public key (GET /api/server-key's `key`): a record's signature "
+        "must hold under it",
+    )
+    who.add_argument(
+        "--server",
+        metavar="URL",
+        help="read the server's public key from URL/api/server-key and check the signature",
     )
     parser.set_defaults(func=run)
 

@@ -137,7 +137,13 @@ def _clean_postgres(url: str) -> None:
 
         engine = create_async_engine(url)
         async with engine.begin() as conn:
-            friends = ("chat_messages", "room_social", "challenge_entries", "challenges")
+            friends = (
+                "chat_messages",
+                "room_social",
+                "challenge_invites",
+                "challenge_entries",
+                "challenges",
+            )
             for table in (*friends, "moves", "hands", "seats", "rooms", "alembic_version"):
                 await conn.exec_driver_sql(f"DROP TABLE IF EXISTS {table} CASCADE")
         await engine.dispose()

@@ -46,7 +46,12 @@ CLOSE_CODES: tuple[tuple[int, str, str, bool], ...] = (
         "the server is overloaded or not ready: reconnect after a backoff",
         True,
     ),
-    (4401, "unauthorized", "a missing, unknown or late token (no auth frame within 10 s)", False),
+    (
+        4401,
+        "unauthorized",
+        "a missing, unknown or late token (no auth frame within `ws_auth_seconds`, 5 s)",
+        False,
+    ),
     (4403, "forbidden", "a token of another room, or watching a room without spectators", False),
     (4404, "room_not_found", "no such room", False),
     (4408, "idle", "the client sent nothing (not even a ping) for `ws_idle_seconds`", True),
@@ -70,14 +75,18 @@ CLOSE_CODES: tuple[tuple[int, str, str, bool], ...] = (
 
 RECONNECT = """\
 Connecting: open `ws(s)://HOST/api/rooms/{room}/ws` with `?token=<seat token>`, or without it
-and send `{"type": "auth", "token": "..."}` as the first frame within 10 s (the browser does,
-so that no URL carries the token). `?watch=1` opens a spectator's socket: no token, only
-`ping` may be sent.
+and send `{"type": "auth", "token": "..."}` as the first frame within 5 s (the browser does,
+so that no URL carries the token; meanwhile the socket holds no opening place, and an address
+may keep a few waiting: one more is refused 429 with Retry-After). `?watch=1` opens a
+spectator's socket: no token, only `ping` may be sent. A refusal at the opening (429, 503)
+carries Retry-After: wait that long.
 
 On every connect the server sends the current `state` (read from the database, never a stale
 cache) and `presence`. After that, a `state` frame follows every change; a client that reads
 slower than the room changes gets only the newest view. A move or vote refused gets an
-`error` frame, then the current `state`.
+`error` frame, then the current `state`; a refused chat frame gets its `error` frame alone
+(chat changes no game state). Text follows one policy (API.md v1.3): a frame with a lone
+surrogate is refused with `invalid_text`.
 
 Reconnecting: a client reconnects after any close whose code is marked `reconnect: true`
 (`x-close-codes`), and after a network failure (1006), with a growing backoff (4409 and 1011

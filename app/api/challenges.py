@@ -1,10 +1,12 @@
-"""Challenges (API.md v1.2): the same deals for two friends, each against the computer."""
+"""Challenges (API.md v1.2, invitations v1.3): the same deals for friends, each against the
+computer; an entry starts only from an invitation, each good for one entry."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
-from fastapi import APIRouter, Path, Request
+from fastapi import APIRouter, Depends, Path, Request
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 
 from app.api.deps import ServiceDep
@@ -32,10 +34,22 @@ class ChallengeRequest(BaseModel):
         description='seat number -> bot level, e.g. {"1": "hard"}; unnamed seats the default',
     )
     name: Name = "Player 1"
+    invite_name: Name = Field(
+        "Friend", description="the name of the first invitation (in `challenge_url`)"
+    )
 
 
 class PlayRequest(BaseModel):
     name: Name = "Player 1"
+    invite: str | None = Field(
+        None,
+        max_length=128,
+        description="the invitation (`?invite=` of its link), good for one entry",
+    )
+
+
+class InviteRequest(BaseModel):
+    name: Name = Field("Friend", description="who the invitation is for, shown with its entry")
 
 
 class ChallengeSeat(BaseModel):
@@ -45,11 +59,37 @@ class ChallengeSeat(BaseModel):
     token: str
     invite_url: str
     seat_url: str
-    challenge_url: str
+    challenge_url: str = Field(
+        description="the challenge's page; the creator's holds its first invitation"
+    )
+    owner: str | None = Field(
+        None,
+        description="the creator only: the secret that makes more invitations "
+        "(POST .../invites, Authorization: Bearer <owner>); keep it",
+    )
+    invite: str | None = Field(None, description="the creator only: the first invitation")
+
+
+class Invite(BaseModel):
+    invite: str = Field(description="the code, good for one entry")
+    name: str
+    url: str = Field(description="the challenge's page with this invitation")
+
+
+_bearer = HTTPBearer(auto_error=False, description="the challenge's owner secret")
+
+
+def _base(request: Request) -> str:
+    return str(request.base_url).rstrip("/")
+
+
+def _challenge_url(request: Request, challenge: str, invite: str | None) -> str:
+    url = f"{_base(request)}/c/{challenge}"
+    return f"{url}?invite={invite}" if invite else url
 
 
 def _answer(request: Request, seated: Seated) -> ChallengeSeat:
-    base = str(request.base_url).rstrip("/")
+    base = _base(request)
     return ChallengeSeat(
         challenge=seated.challenge,
         room=seated.room,
@@ -57,7 +97,9 @@ def _answer(request: Request, seated: Seated) -> ChallengeSeat:
         token=seated.token,
         invite_url=f"{base}/r/{seated.room}",
         seat_url=f"{base}/r/{seated.room}#seat={seated.token}",
-        challenge_url=f"{base}/c/{seated.challenge}",
+        challenge_url=_challenge_url(request, seated.challenge, seated.invite),
+        owner=seated.owner,
+        invite=seated.invite,
     )
 
 
@@ -68,28 +110,75 @@ async def create_challenge(
     body: ChallengeRequest, service: ServiceDep, request: Request
 ) -> ChallengeSeat:
     """A challenge and the caller's computer room (seat 0), its deals drawn from the
-    challenge's secret seed. Share `challenge_url`: a friend plays the same deals."""
-    name = body.name.strip() or "Player 1"
+    challenge's secret seed, with its owner secret and a first invitation. Share
+    `challenge_url` (it holds the invitation): one friend plays the same deals; make a link
+    for each other friend with POST .../invites."""
+    name = body.name or "Player 1"
     challenges = friends_of(service).challenges
-    return _answer(request, await challenges.create(body.variant, body.players, body.bots, name))
+    seated = await challenges.create(
+        body.variant, body.players, body.bots, name, body.invite_name or "Friend"
+    )
+    return _answer(request, seated)
+
+
+@router.post(
+    "/challenges/{challenge}/invites",
+    status_code=201,
+    response_model=Invite,
+    responses=errors(
+        401,
+        403,
+        404,
+        409,
+        *BODY,
+        e401="No owner secret (`unauthorized`)",
+        e403="Not this challenge's owner secret (`forbidden`)",
+        e404="No such challenge (`challenge_not_found`)",
+        e409="The challenge has 100 invitations already (`too_many_invites`)",
+    ),
+)
+async def invite_to_challenge(
+    challenge: ChallengeId,
+    service: ServiceDep,
+    request: Request,
+    credentials: Annotated[HTTPAuthorizationCredentials | None, Depends(_bearer)],
+    body: InviteRequest | None = None,
+) -> Invite:
+    """A new invitation, good for one entry, for the holder of the owner secret."""
+    name = (body.name if body else "") or "Friend"
+    owner = credentials.credentials if credentials else None
+    code = await friends_of(service).challenges.invite(challenge, owner, name)
+    return Invite(invite=code, name=name, url=_challenge_url(request, challenge, code))
 
 
 @router.post(
     "/challenges/{challenge}/play",
     status_code=201,
     response_model=ChallengeSeat,
-    responses=errors(404, *BODY, 429),
+    responses=errors(
+        403,
+        404,
+        409,
+        *BODY,
+        429,
+        e403="No or an unknown invitation (`forbidden`)",
+        e404="No such challenge (`challenge_not_found`)",
+        e409="The invitation was used already (`invite_spent`)",
+    ),
 )
 async def play_challenge(
     challenge: ChallengeId, service: ServiceDep, request: Request, body: PlayRequest | None = None
 ) -> ChallengeSeat:
-    """A new computer room for another player with the same deals (every hand's hands,
-    discard and stock) and the same bot levels in the same seats; the caller in seat 0."""
-    name = (body.name.strip() if body else "") or "Player 1"
-    return _answer(request, await friends_of(service).challenges.play(challenge, name))
+    """A new computer room for an invited player with the same deals (every hand's hands,
+    discard and stock) and the same bot levels in the same seats; the caller in seat 0.
+    Each invitation starts one entry: the same one again is 409 `invite_spent`."""
+    name = (body.name if body else "") or "Player 1"
+    invite = body.invite if body else None
+    return _answer(request, await friends_of(service).challenges.play(challenge, name, invite))
 
 
 @router.get("/challenges/{challenge}", response_model=ChallengeResult, responses=errors(404))
 async def get_challenge(challenge: ChallengeId, service: ServiceDep) -> ChallengeResult:
-    """Every entry side by side, hand by hand: points and who went out, finished hands only."""
+    """Every entry from the moment it starts, finished or not, with its invitation's name,
+    side by side hand by hand: points and who went out, finished hands only."""
     return await friends_of(service).challenges.result(challenge)

@@ -1,34 +1,27 @@
-"""Player names: what a seat may be called.
+"""Player names: what a seat (and a challenge's invitation) may be called.
 
-A name is shown to every seat and spectator, so it must not carry characters that change
-how the text around it is drawn or that a database refuses:
-- category Cc (control characters: NUL, which PostgreSQL cannot store, newlines, escapes);
-- category Cs (lone surrogates, which no UTF-8 encoder accepts);
-- category Cf (format characters: the bidirectional overrides and isolates U+202A-U+202E
-  and U+2066-U+2069 that let a name display as something else, the marks U+200E/U+200F,
-  zero-width spaces, the BOM, soft hyphens, tag characters), except the zero-width joiner
-  and non-joiner (U+200D, U+200C) that emoji sequences and Persian or Indic spelling need;
-- U+2028 and U+2029 (line and paragraph separators), which break a name onto new lines.
+A name is shown to every seat and spectator, so it follows the one text policy
+(app/textpolicy.py, API.md v1.3): no control or format character (a joiner only in
+context), no lone surrogate, no stacked marks, nothing that renders as nothing, at most
+`MAX_NAME` code points. A name that is empty once trimmed counts as none: the route gives
+the default ("Player 1"), as before v1.3.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from typing import Annotated
 
 from pydantic import AfterValidator, Field
 
-_REFUSED_CATEGORIES = frozenset({"Cc", "Cs", "Cf", "Zl", "Zp"})
-_ALLOWED_FORMAT = frozenset({"\u200c", "\u200d"})
+from app.textpolicy import check_text
+
+MAX_NAME = 40
 
 
-def _refuse_control_characters(name: str) -> str:
-    for char in name:
-        if unicodedata.category(char) in _REFUSED_CATEGORIES and char not in _ALLOWED_FORMAT:
-            raise ValueError(
-                f"a name may not contain the control or format character U+{ord(char):04X}"
-            )
-    return name
+def _policy(name: str) -> str:
+    if not name.strip():
+        return ""  # no name: the route's default
+    return check_text(name, MAX_NAME, "a name")
 
 
-Name = Annotated[str, Field(max_length=40), AfterValidator(_refuse_control_characters)]
+Name = Annotated[str, Field(max_length=MAX_NAME), AfterValidator(_policy)]

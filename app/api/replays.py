@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Depends, Query, Request
+from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
@@ -15,6 +16,7 @@ from starlette.concurrency import run_in_threadpool
 import rules
 from app.api.deps import RoomId, SeatDep, ServiceDep
 from app.api.responses import BODY, SEAT, errors
+from app.api.serverkey import signer_of
 from app.errors import Unauthorized
 from app.match_records import (
     InvalidRecord,
@@ -124,10 +126,12 @@ async def _record_reader(
     responses=errors(*SEAT),
     dependencies=[Depends(_record_reader)],
 )
-async def get_record(room: RoomId, service: ServiceDep) -> MatchRecord:
+async def get_record(room: RoomId, service: ServiceDep, request: Request) -> JSONResponse:
     """The match record (`rummy-record/1`, docs/record.md): every finished hand of the
-    room's latest match, self-contained. A seat's token, or none for a room with
-    spectators."""
+    room's latest match, self-contained, signed by the server (`signature`, API.md v1.3;
+    its key: GET /api/server-key). A seat's token, or none for a room with spectators."""
     snap = await service.snapshot(room)
     options = room_options(snap, service.settings.away_seconds)
-    return build_record(snap, await service.hand_log(room), options)
+    record = build_record(snap, await service.hand_log(room), options)
+    unsigned = record.model_dump(mode="json", exclude={"signature"})
+    return JSONResponse(signer_of(request).sign(unsigned))

@@ -2,7 +2,9 @@
 goes to everyone, and moves and votes may come this way too.
 
 A socket authenticates with `?token=` or, so that no URL carries the token, with its first
-frame `{"type": "auth", "token": "..."}` (API.md v1.1), sent within `AUTH_SECONDS`.
+frame `{"type": "auth", "token": "..."}` (API.md v1.1), sent within `ws_auth_seconds`
+(5 s): waiting for it, the socket holds no opening place (app/guards/handshake.py), and a
+silent one is closed with 4401 (API.md v1.3).
 
 Every frame for one socket goes through that socket's `Outbox` and one writer task, so
 frames never interleave and views arrive in version order; news skip the task only while
@@ -36,14 +38,17 @@ from app.errors import (
     AppError,
     Forbidden,
     InvalidRequest,
+    InvalidText,
     RoomExpired,
     RoomNotFound,
     Unauthorized,
     Unavailable,
     error_payload,
 )
+from app.guards.handshake import park
 from app.rooms.service import RoomService
 from app.social.registry import friends_of
+from app.textpolicy import SURROGATE_REFUSAL, has_lone_surrogate
 
 router = APIRouter()
 log = logging.getLogger("rummy.ws")
@@ -51,8 +56,6 @@ log = logging.getLogger("rummy.ws")
 # Close codes mirroring the HTTP statuses (app/guards/sockets.py counts them as failed checks).
 # 4503: the database had no connection free in time (`unavailable`): reconnect later.
 CLOSE_CODES = {401: 4401, 403: 4403, 404: 4404, 410: 4410, 503: 4503}
-# How long an opened socket without `?token=` may take to send its auth frame.
-AUTH_SECONDS = 10.0
 # 1011, "internal error": this socket's writer failed (a bug, or Redis gone for too long);
 # the client reconnects and the connect view resyncs it.
 CLOSE_WRITER_FAILED = 1011
@@ -65,6 +68,10 @@ async def room_socket(
     websocket: WebSocket, room: str, token: str | None = None, watch: bool = False
 ) -> None:
     service: RoomService = websocket.app.state.service
+    if token is None and not watch:
+        # It will wait for its auth frame: meanwhile it holds no opening place another
+        # address may need (app/guards/handshake.py, API.md v1.3 "Websocket openings").
+        park(websocket.scope)
     await websocket.accept()
     try:
         seat = await _admit(websocket, service, room, token, watch)  # None: a spectator
@@ -189,15 +196,15 @@ async def _authenticate(
     """The seat of the socket's token, from the URL or else from its first frame."""
     if token is None:
         await service.snapshot(room)  # an unknown or expired room is told before any wait
-        token = await _auth_frame(websocket)
+        token = await _auth_frame(websocket, service.settings.ws_auth_seconds)
     return await service.authorize(room, token)
 
 
-async def _auth_frame(websocket: WebSocket) -> str:
+async def _auth_frame(websocket: WebSocket, deadline: float) -> str:
     try:
-        message = await asyncio.wait_for(websocket.receive(), AUTH_SECONDS)
+        message = await asyncio.wait_for(websocket.receive(), deadline)
     except TimeoutError:
-        raise Unauthorized(f"no auth frame within {AUTH_SECONDS:g} s") from None
+        raise Unauthorized(f"no auth frame within {deadline:g} s") from None
     if message["type"] == "websocket.disconnect":
         raise WebSocketDisconnect(message.get("code", 1000))
     try:
@@ -253,9 +260,7 @@ async def _read(
             finally:
                 reading.busy = False
         except (AppError, rules.IllegalMove) as exc:
-            _, body = error_payload(exc)
-            body.pop("state", None)
-            outbox.put({"type": "error", **body})
+            outbox.put(_error_frame(exc))
             # Then the current view, so the client resyncs.
             audience.want(outbox, state=True)
 
@@ -272,8 +277,16 @@ async def _handle(
         outbox.put({"type": "pong"})
         return
     if kind == "chat":  # a spectator's is refused there (forbidden)
-        await friends_of(service).chat.from_socket(room, seat, data)
+        try:  # its text is checked by the text policy, lone surrogates included
+            await friends_of(service).chat.from_socket(room, seat, data)
+        except AppError as exc:
+            # Chat changes no game state: its refusal is the error frame alone, no view
+            # (API.md v1.3).
+            outbox.put(_error_frame(exc))
         return
+    # A lone surrogate: no answer could even quote it (the error frame would not encode).
+    if isinstance(data, dict) and "\\u" in text and has_lone_surrogate(data):
+        raise InvalidText(SURROGATE_REFUSAL)
     if seat is None:
         if kind in ("move", "vote"):
             raise Forbidden("a spectator may only watch: moves and votes need a seat")
@@ -292,6 +305,12 @@ async def _handle(
         where = ".".join(str(p) for p in first["loc"])
         error = rules.InvalidMove if kind == "move" else InvalidRequest
         raise error(f"{where}: {first['msg']}") from None
+
+
+def _error_frame(exc: AppError | rules.IllegalMove) -> dict[str, Any]:
+    _, body = error_payload(exc)
+    body.pop("state", None)
+    return {"type": "error", **body}
 
 
 def _send_now(websocket: WebSocket) -> SendNow:

@@ -93,8 +93,10 @@ def server_config(app: Any, settings: Settings, **options: Any) -> GuardedConfig
 
 def _refusal(status: int, reason: str, code: str, message: str) -> bytes:
     body = json.dumps({"error": {"code": code, "message": message}}).encode()
+    # Every 429 says when to try again (API.md v1.3): once one of its connections closed.
+    retry = "retry-after: 1\r\n" if status == 429 else ""
     head = (
-        f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n"
+        f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n{retry}"
         f"content-length: {len(body)}\r\nconnection: close\r\n\r\n"
     )
     return head.encode() + body

@@ -21,16 +21,22 @@ _CREATE_PATHS = frozenset(
 )
 # A challenge's entry makes a room too (app/social/challenges.py): counted as a create.
 _CHALLENGE_PLAY_PATH = re.compile(r"^/api/challenges/[^/]+/play/?$")
+# Answers that always carry Retry-After (API.md v1.3).
+RETRY_STATUS = frozenset({429, 503})
 # Responses that mean "your credential or room id was wrong".
 AUTH_FAIL_STATUS = frozenset({401, 403, 404})
 
 
 async def send_error(send: Send, exc: AppError, retry: float | None = None) -> None:
+    """Answer `exc` in API.md's error shape; a 429 or 503 always says when to try again
+    (`retry` seconds, else 1: API.md v1.3)."""
     status, body = error_json(exc)
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),
     ]
+    if retry is None and status in RETRY_STATUS:
+        retry = 1
     if retry is not None:
         headers.append((b"retry-after", str(max(1, math.ceil(retry))).encode()))
     await send({"type": "http.response.start", "status": status, "headers": headers})

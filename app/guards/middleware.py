@@ -20,6 +20,8 @@
   4429. Moves and votes are told apart on the parsed frame, never on its text, so an
   escaped key (`{"\\u0074ype": "move"}`) is counted like any other move.
 - `ws_max_per_client` open websockets per address (per process); one more gets 429.
+- A JSON body that holds a lone surrogate (`"\\ud800"`) gets 422 `invalid_text` before the
+  app sees it (API.md v1.3): no route could put it in a database, a seal or an answer.
 - A `HEAD` is served as its `GET` without the body (app/guards/head.py), turned into one
   before any guard looks at it: the app has this one middleware, not a second layer for it.
 
@@ -36,7 +38,7 @@ from typing import Any
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.errors import PayloadTooLarge, RateLimited, RequestTimeout
+from app.errors import InvalidText, PayloadTooLarge, RateLimited, RequestTimeout
 from app.guards import head
 from app.guards.http import (
     AUTH_FAIL_STATUS,
@@ -48,8 +50,12 @@ from app.guards.http import (
 )
 from app.guards.ratelimit import RateLimits
 from app.guards.sockets import IdleSweeper, refuse_socket, serve_socket, socket_state
+from app.textpolicy import SURROGATE_REFUSAL, json_has_lone_surrogate
 
 _SLOW_DOWN = "too many requests: slow down and retry later"
+# When a client at its open-socket cap may try again: one of its sockets must close first,
+# which no clock tells; a few seconds keeps a reconnect loop from spinning.
+_SOCKETS_RETRY = 5.0
 
 
 class Guards:
@@ -139,6 +145,9 @@ class Guards:
         if len(body) > limit:
             await send_error(send, PayloadTooLarge(too_big))
             return
+        if json_has_lone_surrogate(body):  # no route could answer it but with a 500
+            await send_error(send, InvalidText(SURROGATE_REFUSAL))
+            return
         replayed = False
 
         async def replay_receive() -> Message:
@@ -166,7 +175,7 @@ class Guards:
         cap = self.ws_max_per_client
         if self.enabled and cap > 0 and self._sockets.get(client, 0) >= cap:
             text = f"more than {cap} open websockets from one address"
-            await refuse_socket(scope, receive, send, RateLimited(text), None)
+            await refuse_socket(scope, receive, send, RateLimited(text), _SOCKETS_RETRY)
             return
         self._sockets[client] = self._sockets.get(client, 0) + 1
         sock = socket_state(send)

@@ -10,6 +10,7 @@
   Redis reconnects; events are hints ("the room changed"), and a socket always sends the
   room as the database has it, so a missed event delays a view but never corrupts one:
   `app.rooms.healing` finds the rooms it left behind within a few seconds.
+- Frames (chat, rematch) cross Redis sealed under the server key (app/hub/sealed.py).
 - Presence: hash `rummy:presence:<room>` has one field per (seat, process) holding that
   process's connection count. Each process keeps `rummy:proc:<id>` alive with a short TTL;
   a field whose process stopped heartbeating does not count, so a `kill -9`'d process's
@@ -46,6 +47,8 @@ from app.hub.channels import RoomChannels
 from app.hub.local import LocalHub
 from app.hub.protocol import Event, Listener, Presence, away_of
 from app.hub.publisher import Publisher
+from app.hub.sealed import open_event, seal_event
+from app.persist.sealing import StateCipher
 
 log = logging.getLogger("rummy.redis_hub")
 
@@ -70,8 +73,9 @@ REDIS_WAIT_SECONDS = 5
 
 
 class RedisHub(LocalHub):
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, cipher: StateCipher | None = None) -> None:
         super().__init__()
+        self._cipher = cipher  # seals the frames that cross Redis; None: in the clear
         # A blocking pool: under a burst (hundreds of sockets connecting at once) a command
         # waits for a free connection instead of failing with "Too many connections".
         pool = aioredis.BlockingConnectionPool.from_url(
@@ -135,7 +139,8 @@ class RedisHub(LocalHub):
         """
         self._note(room, event)
         self._deliver(room, event)
-        message = json.dumps({**event, "origin": self.process}, separators=(",", ":"))
+        sent = seal_event(self._cipher, room, event)
+        message = json.dumps({**sent, "origin": self.process}, separators=(",", ":"))
         self._publisher.put(CHANNEL + room, message)
 
     def _note(self, room: str, event: Event) -> None:
@@ -173,9 +178,12 @@ class RedisHub(LocalHub):
         if data.endswith(self._own_tail):
             return  # its own event, delivered locally when published: not even parsed
         try:
-            event: dict[str, Any] = json.loads(data)
-            if event.pop("origin", None) == self.process:
+            heard: dict[str, Any] = json.loads(data)
+            if heard.pop("origin", None) == self.process:
                 return  # delivered locally when it was published
+            event = open_event(self._cipher, room, heard)
+            if event is None:
+                return
             self._note(room, event)
             self._deliver(room, event)
         except Exception:  # one bad message must not stop the fan-out

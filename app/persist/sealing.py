@@ -122,13 +122,22 @@ class StateCipher:
 
 def cipher_for(settings: Settings) -> StateCipher:
     """The cipher of this process: RUMMY_SECRET_KEY, or the key file (made if missing)."""
+    return StateCipher(key_bytes(settings))
+
+
+def key_bytes(settings: Settings) -> bytes:
+    """The server key: RUMMY_SECRET_KEY, or the key file (made if missing); for in-memory
+    SQLite a fresh random key, as nothing outlives the process. Every key the server uses
+    (the seal, the record signatures, app/signing.py) is this one or derived from it.
+
+    Raises:
+        ValueError: a malformed key. OSError: a key file that cannot be read or made."""
     if settings.secret_key is not None:
-        return StateCipher(decode_key(settings.secret_key.get_secret_value()))
+        return decode_key(settings.secret_key.get_secret_value())
     path = key_file(settings)
     if path is None:
-        # In-memory SQLite: nothing outlives the process, and neither need the key.
-        return StateCipher(secrets.token_bytes(KEY_BYTES))
-    return StateCipher(load_or_create_key(path))
+        return secrets.token_bytes(KEY_BYTES)
+    return load_or_create_key(path)
 
 
 def key_file(settings: Settings) -> Path | None:

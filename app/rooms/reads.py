@@ -17,7 +17,8 @@ from app.rooms import history
 from app.rooms.marks import MarksBatcher
 from app.rooms.port import NoTurns, TurnSteps
 from app.rooms.snapshots import SnapshotCache
-from app.rooms.tokens import hash_token
+from app.rooms.tokens import MAX_TOKEN, hash_token
+from app.textpolicy import refusal
 from app.views import LogHand, RecentMoves, RoomView, build_view, view_text
 
 
@@ -105,6 +106,9 @@ class RoomReads:
         snap = await self.snapshot(room_id)
         if not token:
             raise Unauthorized("a seat token is required")
+        if not (token.isascii() and token.isprintable()) and refusal(token, MAX_TOKEN, "a token"):
+            # The text policy (a lone surrogate from an auth frame could not even be hashed).
+            raise Unauthorized("that is not a seat token")
         token_hash = hash_token(token)
         # The cached room holds its seats' token hashes: a connect storm reads no database.
         seat = snap.seat_of(token_hash)

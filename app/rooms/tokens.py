@@ -5,6 +5,9 @@ from __future__ import annotations
 import hashlib
 import secrets
 
+# The longest text taken for a token (ours are 43 characters): a longer one is no token.
+MAX_TOKEN = 256
+
 
 def hash_token(token: str) -> str:
     return hashlib.sha256(token.encode()).hexdigest()

@@ -11,7 +11,10 @@ What keeps it fair, and what cannot: the cards are the same, and so are the bots
 the bots' choices are not, because they answer what each player did, and a game that has
 gone another way gives them other things to answer. Deals stay secret until each room's
 own hand is over: challenge rooms have no spectators, their logs need their seat's token,
-and the comparison lists only finished hands, with points and winners, never cards.
+and the comparison lists only finished hands, with points and winners, never cards. An
+entry starts only from an invitation, once (app/social/invites.py, API.md v1.3), and is
+listed from its start, finished or not, under its invitation's name: a player who throws
+an entry away to learn the deals is seen doing it.
 """
 
 from __future__ import annotations
@@ -29,6 +32,7 @@ from app.persist import NewSeat
 from app.rooms.service import RoomService
 from app.rooms.setup import DEFAULT_BOT, is_known_bot, players_range
 from app.rooms.tokens import hash_token, new_token
+from app.social.invites import Invites, check_owner, owner_secret
 from app.social.keys import derive
 from app.social.models import Challenge, ChallengeEntry
 from app.social.newroom import open_room
@@ -46,6 +50,10 @@ class EntryHand(BaseModel):
 
 class Entry(BaseModel):
     name: str
+    invite_name: str | None = Field(
+        description="the name the owner gave the invitation it came from; null for the "
+        "challenger's own entry"
+    )
     room: str
     finished: bool = Field(description="its match is over")
     hands: list[EntryHand] = Field(description="only hands that are over")
@@ -65,17 +73,21 @@ class Seated(BaseModel):
     room: str
     seat: int
     token: str
+    owner: str | None = None  # the challenge's creator only
+    invite: str | None = None
 
 
 class Challenges:
     def __init__(self, service: RoomService, sessions: async_sessionmaker[AsyncSession]) -> None:
         self._service = service
         self._sessions = sessions
+        self.invites = Invites(sessions)
 
     async def create(
-        self, variant: str, players: int | None, bots: dict[str, str], name: str
+        self, variant: str, players: int | None, bots: dict[str, str], name: str, invite_name: str
     ) -> Seated:
-        """A new challenge and its first entry, the caller's."""
+        """A new challenge, its first entry (the caller's), its owner secret and its first
+        invitation, named `invite_name`."""
         if variant not in rules.VARIANTS:
             raise InvalidRequest(f"unknown variant {variant!r}; see GET /api/variants")
         low, high = players_range(rules.get_variant(variant))
@@ -98,23 +110,46 @@ class Challenges:
             )
             await session.flush()
             session.add(ChallengeEntry(challenge_id=challenge, room_id=room, seq=0, name=name))
-        return Seated(challenge=challenge, room=room, seat=0, token=token)
+            invite = await self.invites.make(challenge, invite_name, self._service.clock(), session)
+        owner = owner_secret(self._service.settings, challenge)
+        return Seated(
+            challenge=challenge, room=room, seat=0, token=token, owner=owner, invite=invite
+        )
 
-    async def play(self, challenge: str, name: str) -> Seated:
-        """Another entry of `challenge`: the same deals, the same bots. Raises
-        ChallengeNotFound."""
+    async def invite(self, challenge: str, owner: str | None, name: str) -> str:
+        """A new invitation to `challenge` for its owner. Raises ChallengeNotFound,
+        Unauthorized, Forbidden, TooManyInvites."""
+        await self._find(challenge)
+        check_owner(self._service.settings, challenge, owner)
+        return await self.invites.make(challenge, name, self._service.clock())
+
+    async def play(self, challenge: str, name: str, invite: str | None) -> Seated:
+        """Another entry of `challenge` from invitation `invite`: the same deals, the same
+        bots. Raises ChallengeNotFound, Forbidden (no or an unknown invitation),
+        InviteSpent."""
         found = await self._find(challenge)
         levels = json.loads(found.bots)
-        room, token = await self._open(challenge, found.variant, levels, name)
-        async with self._sessions.begin() as session:
-            seq = await session.scalar(
-                select(func.count())
-                .select_from(ChallengeEntry)
-                .where(ChallengeEntry.challenge_id == challenge)
-            )
-            session.add(
-                ChallengeEntry(challenge_id=challenge, room_id=room, seq=int(seq or 0), name=name)
-            )
+        code_hash, invite_name = await self.invites.spend(challenge, invite, self._service.clock())
+        try:
+            room, token = await self._open(challenge, found.variant, levels, name)
+            async with self._sessions.begin() as session:
+                seq = await session.scalar(
+                    select(func.count())
+                    .select_from(ChallengeEntry)
+                    .where(ChallengeEntry.challenge_id == challenge)
+                )
+                session.add(
+                    ChallengeEntry(
+                        challenge_id=challenge,
+                        room_id=room,
+                        seq=int(seq or 0),
+                        name=name,
+                        invite_name=invite_name,
+                    )
+                )
+        except Exception:
+            await self.invites.unspend(code_hash)  # no entry started: the link still works
+            raise
         return Seated(challenge=challenge, room=room, seat=0, token=token)
 
     async def _open(
@@ -144,7 +179,8 @@ class Challenges:
         return found
 
     async def result(self, challenge: str) -> ChallengeResult:
-        """Every entry side by side: only hands that are over, points and winners only."""
+        """Every entry side by side, from its start, finished or not: only hands that are
+        over, points and winners only."""
         found = await self._find(challenge)
         async with self._sessions() as session:
             rows = (
@@ -178,6 +214,7 @@ class Challenges:
         winners = snap.state.match_winner
         return Entry(
             name=row.name,
+            invite_name=row.invite_name,
             room=row.room_id,
             finished=snap.state.phase == "match_over",
             hands=hands,

@@ -12,7 +12,6 @@ a driver that logs its statements' parameters (aiosqlite at DEBUG) shows it.
 from __future__ import annotations
 
 import asyncio
-import unicodedata
 import weakref
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -22,26 +21,20 @@ from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.errors import AppError, Forbidden, RateLimited, Unauthorized
+from app.errors import AppError, Forbidden, InvalidText, RateLimited, Unauthorized
 from app.persist.sealing import StateCipher
 from app.rooms.service import RoomService
 from app.social.models import ChatMessage
 from app.social.options import RoomSocialRows
+from app.textpolicy import Refused, check_text
 
 MAX_CODE_POINTS = 200
 RATE_MESSAGES = 10  # per seat
 RATE_WINDOW = timedelta(seconds=10)
 HISTORY = 100  # messages GET .../chat gives without `since`
 ON_CONNECT = 30  # recent messages a socket is sent when it opens (its outbox holds 64)
-# Bidi embeddings, overrides and isolates: they could make a message read as another.
-BIDI_CONTROLS = frozenset(range(0x202A, 0x202F)) | frozenset(range(0x2066, 0x206A))
 ID_RETRIES = 5
 QUIET_ROOMS_MAX = 100_000
-
-
-class InvalidText(AppError):
-    status = 422
-    code = "invalid_text"
 
 
 class ChatEntry(BaseModel):
@@ -61,21 +54,18 @@ class ChatHistory(BaseModel):
 
 
 class ChatRequest(BaseModel):
-    text: str = Field(description="1 to 200 characters after trimming; no control characters")
+    text: str = Field(
+        description="1 to 200 characters after trimming, under the text policy (API.md v1.3): "
+        "no control or format character, no lone surrogate, no stacked marks, not invisible"
+    )
 
 
 def clean_text(text: str) -> str:
-    """`text` trimmed. Raises InvalidText for a control character anywhere in it (Cc, a
-    newline or tab included, and the bidi controls), or nothing or too much left."""
-    for char in text:
-        if unicodedata.category(char) == "Cc" or ord(char) in BIDI_CONTROLS:
-            raise InvalidText(f"control character U+{ord(char):04X} is not allowed in chat")
-    text = text.strip()
-    if not text:
-        raise InvalidText("a message needs some text")
-    if len(text) > MAX_CODE_POINTS:
-        raise InvalidText(f"a message holds at most {MAX_CODE_POINTS} characters")
-    return text
+    """`text` trimmed, under the one text policy (app/textpolicy.py). Raises InvalidText."""
+    try:
+        return check_text(text, MAX_CODE_POINTS, "a message")
+    except Refused as exc:
+        raise InvalidText(str(exc)) from None
 
 
 def chat_frame(entry: ChatEntry) -> dict[str, Any]:
@@ -125,19 +115,19 @@ class Chat:
             now = self._service.clock()
             try:
                 async with self._sessions.begin() as session:
-                    recent = await session.scalar(
-                        select(func.count())
-                        .select_from(ChatMessage)
-                        .where(
+                    recent = await session.execute(
+                        select(func.count(), func.min(ChatMessage.at)).where(
                             ChatMessage.room_id == room,
                             ChatMessage.seat == seat,
                             ChatMessage.at > now - RATE_WINDOW,
                         )
                     )
-                    if (recent or 0) >= RATE_MESSAGES:
+                    count, oldest = recent.one()
+                    if (count or 0) >= RATE_MESSAGES:
                         raise RateLimited(
                             f"at most {RATE_MESSAGES} messages per seat every "
-                            f"{RATE_WINDOW.seconds} s"
+                            f"{RATE_WINDOW.seconds} s",
+                            retry_after=_until_free(oldest, now),
                         )
                     last = await session.scalar(
                         select(func.max(ChatMessage.id)).where(ChatMessage.room_id == room)
@@ -208,6 +198,15 @@ class Chat:
         at = row.at if row.at.tzinfo is not None else row.at.replace(tzinfo=UTC)
         text = self._cipher.open(_context(row.room_id, row.id), row.text)
         return ChatEntry(id=row.id, seat=row.seat, name=row.name, text=text, at=at)
+
+
+def _until_free(oldest: datetime | None, now: datetime) -> float:
+    """Seconds until the oldest message of the window leaves it (`Retry-After`)."""
+    if oldest is None:
+        return 1.0
+    if oldest.tzinfo is None:  # SQLite gives back naive datetimes, all UTC
+        oldest = oldest.replace(tzinfo=UTC)
+    return max(1.0, (oldest + RATE_WINDOW - now).total_seconds())
 
 
 def _context(room: str, number: int) -> str:

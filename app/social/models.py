@@ -1,5 +1,5 @@
 """Tables of the friends' features: chat messages, a room's social options and rematch,
-and challenges with their entries.
+and challenges with their invitations and entries.
 
 Every row hangs off a room with ON DELETE CASCADE (SQLite runs with foreign keys on,
 app/db.py), so the purge that deletes an expired room deletes its chat, its rematch link
@@ -71,3 +71,21 @@ class ChallengeEntry(Base):
     # 0 for the challenger, then in the order friends played it.
     seq: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(64))
+    # The name the owner gave the invitation it came from (API.md v1.3); NULL for the
+    # challenger's own entry and entries from before invitations.
+    invite_name: Mapped[str | None] = mapped_column(String(64), nullable=True)
+
+
+class ChallengeInvite(Base):
+    """An invitation, good for one entry (API.md v1.3): only its code's SHA-256 is kept."""
+
+    __tablename__ = "challenge_invites"
+
+    code_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    challenge_id: Mapped[str] = mapped_column(
+        String(32), ForeignKey("challenges.id", ondelete="CASCADE"), index=True
+    )
+    name: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
+    # When an entry started from it: set once, by the one UPDATE that finds it NULL.
+    spent_at: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)

@@ -46,7 +46,8 @@ async def test_two_entries_get_the_same_deals_and_none_is_seen_early(
     http: httpx.AsyncClient = client.http
     body = {"variant": "classic", "players": 2, "bots": {"1": "greedy"}, "name": "Anna"}
     anna = ok(await http.post("/api/challenges", json=body), 201)
-    assert anna["seat"] == 0 and anna["challenge_url"].endswith(f"/c/{anna['challenge']}")
+    assert anna["seat"] == 0
+    assert anna["challenge_url"].endswith(f"/c/{anna['challenge']}?invite={anna['invite']}")
     summary = ok(await client.summary(anna["room"]))
     assert summary["mode"] == "computer" and summary["options"]["spectators"] is False
     assert [s["bot"] for s in summary["seats"]] == [None, "greedy"]
@@ -54,7 +55,7 @@ async def test_two_entries_get_the_same_deals_and_none_is_seen_early(
     anna_log = ok(await client.log(anna["room"], anna["token"]))["hands"]
 
     url = f"/api/challenges/{anna['challenge']}/play"
-    bob = ok(await http.post(url, json={"name": "Bob"}), 201)
+    bob = ok(await http.post(url, json={"name": "Bob", "invite": anna["invite"]}), 201)
     assert bob["seat"] == 0 and bob["challenge"] == anna["challenge"]
     assert bob["room"] != anna["room"]
     # Bob cannot look at Anna's room: no spectators, and her log needs her token.
@@ -86,6 +87,7 @@ async def test_two_entries_get_the_same_deals_and_none_is_seen_early(
     result = ok(await http.get(f"/api/challenges/{anna['challenge']}"))
     assert result["variant"] == "classic" and result["players"] == 2
     assert [e["name"] for e in result["entries"]] == ["Anna", "Bob"]
+    assert [e["invite_name"] for e in result["entries"]] == [None, "Friend"]
     assert [e["room"] for e in result["entries"]] == [anna["room"], bob["room"]]
     for entry, log in zip(result["entries"], (anna_log, bob_log), strict=True):
         assert entry["finished"] is True and entry["match_winner"] in (0, 1)

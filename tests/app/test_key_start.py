@@ -92,3 +92,14 @@ def test_a_new_database_still_makes_its_key_and_a_right_key_starts(tmp_path: Pat
         _make_a_room(served.base)
     with rummy_serve(tmp_path, RUMMY_DATABASE_URL=url) as served:  # the same key file
         assert httpx.get(f"{served.base}/healthz").status_code == 200
+
+
+def test_a_key_file_that_cannot_be_read_is_one_line(tmp_path: Path) -> None:
+    """A key-file path that is a directory printed a 38-line traceback (a path under a file,
+    or one without permission, is the same OSError: app/keycheck.py)."""
+    folder = tmp_path / "keys"
+    folder.mkdir()
+    status, lines = _refused_start(tmp_path / "rummy.db", RUMMY_SECRET_KEY_FILE=str(folder))
+    said = [line for line in lines if not line.startswith("INFO ")]  # the migration's
+    assert status == 2 and len(said) == 1, lines
+    assert said[0].startswith(f"rummy serve: the key file {folder} cannot be read or made")

@@ -35,8 +35,10 @@ OPERATIONS = {
     ("get", "/api/rooms/{room}/chat"): "get_chat",
     ("post", "/api/rooms/{room}/rematch"): "rematch",
     ("post", "/api/challenges"): "create_challenge",
+    ("post", "/api/challenges/{challenge}/invites"): "invite_to_challenge",
     ("post", "/api/challenges/{challenge}/play"): "play_challenge",
     ("get", "/api/challenges/{challenge}"): "get_challenge",
+    ("get", "/api/server-key"): "get_server_key",
     ("get", "/healthz"): "get_health",
 }
 

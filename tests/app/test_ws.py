@@ -250,9 +250,8 @@ async def test_a_wrong_auth_frame_is_refused(server: LiveServer, client: Api) ->
 async def test_a_socket_that_never_authenticates_is_closed(
     server: LiveServer, client: Api, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    from app.api import ws as ws_module
-
-    monkeypatch.setattr(ws_module, "AUTH_SECONDS", 0.5)  # the server runs in this process
+    settings = server.app.state.service.settings  # the server runs in this process
+    monkeypatch.setattr(settings, "ws_auth_seconds", 0.5)
     room, _ = await online_room(client, seed=31)
     answer, closed = await _first_frame_then_close(server.ws_url + f"/api/rooms/{room}/ws")
     assert (answer["error"]["code"], closed) == ("unauthorized", 4401)

@@ -7,12 +7,15 @@ import asyncio
 import contextlib
 import json
 import re
+import shutil
+import subprocess
 from collections import Counter
 from collections.abc import AsyncIterator, Iterable
+from pathlib import Path
 from typing import Any
 
 import httpx
-from rummytest import Socket
+from rummytest import CHROMIUM, CHROMIUM_ARGS, Socket
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
@@ -114,3 +117,44 @@ async def seat_socket(base: str, room: str, token: str, **options: Any) -> Async
     url = "ws" + base[len("http") :] + f"/api/rooms/{room}/ws?token={token}"
     async with connect(url, max_size=None, **options) as ws:
         yield Seat(ws)
+
+
+# --- the web verifier in node, and pages in Chromium -----------------------------------------
+
+NODE = shutil.which("node")
+VERIFY_JS = (Path(__file__).resolve().parents[2] / "web/js/verify.js").as_uri()
+# What a node check script starts with: `input`, the JSON it was given on stdin.
+NODE_INPUT = """const input = JSON.parse(await new Promise((ok) => {
+  let text = "";
+  process.stdin.on("data", (d) => (text += d));
+  process.stdin.on("end", () => ok(text));
+}));
+"""
+
+
+def run_node(tmp: Path, script: str, payload: Any) -> Any:
+    """Run `script` (an ES module that reads `input` and prints JSON) in node; its output."""
+    assert NODE is not None
+    path = tmp / "check.mjs"
+    path.write_text(script)
+    done = subprocess.run(
+        [NODE, str(path)], input=json.dumps(payload), capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+@contextlib.asynccontextmanager
+async def chromium_page() -> AsyncIterator[tuple[Any, list[str]]]:
+    """A page in Debian's Chromium, and the page errors it threw (the test asserts none)."""
+    from playwright.async_api import async_playwright
+
+    errors: list[str] = []
+    async with async_playwright() as p:
+        browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = await browser.new_page()
+            page.on("pageerror", lambda exc: errors.append(str(exc)))
+            yield page, errors
+        finally:
+            await browser.close()

@@ -110,10 +110,11 @@ async def test_challenges_count_as_room_creation(limited: Any, client: Any) -> N
     live = limited(rate_create="2/hour")
     http = client(live)
     made = body(await http.post("/api/challenges", json={}), 201)
+    play = {"invite": made["invite"]}
     assert (
-        await http.post(f"/api/challenges/{made['challenge']}/play", json={})
+        await http.post(f"/api/challenges/{made['challenge']}/play", json=play)
     ).status_code == 201
-    _limited(await http.post(f"/api/challenges/{made['challenge']}/play", json={}))
+    _limited(await http.post(f"/api/challenges/{made['challenge']}/play", json=play))
     _limited(await http.post("/api/challenges", json={}))
     _limited(await http.post("/api/rooms", json={}))
 

@@ -16,7 +16,7 @@ from typing import Any
 
 import httpx
 import pytest
-from hostilekit import bearer, body, full_room
+from hostilekit import bearer, body, chromium_page, full_room
 from rummytest import CHROMIUM, CHROMIUM_ARGS, LiveServer
 
 import rules
@@ -327,33 +327,24 @@ def test_the_page_checks_commitments_and_deals_like_the_cli(
 async def test_the_page_verifies_in_a_browser(
     played: dict[str, Any], live_server: LiveServer
 ) -> None:
-    from playwright.async_api import async_playwright
-
-    errors: list[str] = []
-    async with async_playwright() as p:
-        browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            page = await browser.new_page()
-            page.on("pageerror", lambda exc: errors.append(str(exc)))
-            # The seat link's room and token: the page fetches the log itself.
-            await page.goto(
-                f"{live_server}/web/verify.html#room={played['room']}&seat={played['token']}"
-            )
-            results = page.locator("#results li")
-            await results.last.filter(has_text="every hand verified").wait_for(timeout=30_000)
-            assert await results.first.text_content() == (
-                f"hand 0: OK — commitment {played['commitment']}"
-            )
-            # A tampered log pasted in, with the commitment noted during the hand.
-            await page.fill("#log", json.dumps(_tampered(played["log"], _other_seed)))
-            await page.fill("#seen", f"0={played['commitment']}")
-            await page.click("button[type=submit]")
-            await results.last.filter(has_text="VERIFICATION FAILED").wait_for(timeout=30_000)
-            first = await results.first.text_content()
-            assert first is not None
-            assert first.startswith("hand 0: FAIL") and "commitment mismatch" in first
-        finally:
-            await browser.close()
+    async with chromium_page() as (page, errors):
+        # The seat link's room and token: the page fetches the log itself.
+        await page.goto(
+            f"{live_server}/web/verify.html#room={played['room']}&seat={played['token']}"
+        )
+        results = page.locator("#results li")
+        await results.last.filter(has_text="every hand verified").wait_for(timeout=30_000)
+        assert await results.first.text_content() == (
+            f"hand 0: OK — commitment {played['commitment']}"
+        )
+        # A tampered log pasted in, with the commitment noted during the hand.
+        await page.fill("#log", json.dumps(_tampered(played["log"], _other_seed)))
+        await page.fill("#seen", f"0={played['commitment']}")
+        await page.click("button[type=submit]")
+        await results.last.filter(has_text="VERIFICATION FAILED").wait_for(timeout=30_000)
+        first = await results.first.text_content()
+        assert first is not None
+        assert first.startswith("hand 0: FAIL") and "commitment mismatch" in first
     assert errors == []
 
 

@@ -65,9 +65,10 @@ export const postChat = (id, token, text) => request("POST", `${room(id)}/chat`,
 export const getChat = (id, token) => request("GET", `${room(id)}/chat`, { token });
 // Rematch (API.md v1.2): this seat's place in the finished match's next one.
 export const rematch = (id, token) => request("POST", `${room(id)}/rematch`, { token });
-// Challenges (API.md v1.2): the same deals for two friends.
+// Challenges (API.md v1.2; v1.3: an entry starts from an invitation, each good for one entry).
 export const createChallenge = (body) => request("POST", "/api/challenges", { body });
-export const playChallenge = (id, name) => request("POST", `/api/challenges/${encodeURIComponent(id)}/play`, { body: { name } });
+export const playChallenge = (id, name, invite) => request("POST", `/api/challenges/${encodeURIComponent(id)}/play`, { body: { name, invite } });
+export const inviteToChallenge = (id, owner, name) => request("POST", `/api/challenges/${encodeURIComponent(id)}/invites`, { token: owner, body: { name } });
 export const getChallenge = (id) => request("GET", `/api/challenges/${encodeURIComponent(id)}`);
 // Seats that stay alive: a bot plays `seat` while its owner is away.
 export const standIn = (id, token, seat) => request("POST", `${room(id)}/stand-in`, { token, body: { seat } });

@@ -225,6 +225,8 @@ export function bindEvents(store, game) {
     ev.preventDefault();
     const data = new FormData(el);
     const name = String(data.get("name") || "").trim();
+    // A friend's name for a challenge link: not the player's own.
+    if (el.dataset.form === "challenge-invite") return game.inviteFriend(name);
     store.extra.lobby.name = name;
     localStorage.setItem("rummy.name", name);
     if (el.dataset.form === "create") game.create();

@@ -1,7 +1,7 @@
 // The friends' actions of the table (API.md v1.2): a rematch at the match's end, and
 // challenges (a computer match whose deals a friend plays too, and the page comparing them).
 import * as api from "./api.js";
-import { loadChallenge } from "./challenge.js";
+import { keepOwned, loadChallenge, ownedChallenge } from "./challenge.js";
 import { stopChat } from "./chat.js";
 import { t } from "./i18n.js";
 import { saveGame } from "./saved.js";
@@ -33,10 +33,28 @@ export function friendsGame({ store, connect, showError, normalizeTokens, closeS
       const bots = Object.fromEntries(Array.from({ length: players - 1 }, (_, i) => [String(i + 1), f.level || "medium"]));
       const name = f.name || t("defaultName", { n: 1 });
       try {
-        const res = await api.createChallenge({ variant: f.variant, players, bots, name });
+        const first = t("challengeFriend");
+        const res = await api.createChallenge({ variant: f.variant, players, bots, name, invite_name: first });
         saveGame({ room: res.room, seat: 0, token: res.token, mode: "computer", variant: f.variant, names: [name], challenge: res.challenge });
+        // The owner secret stays on this device: it makes the next friends' links.
+        keepOwned(res.challenge, { owner: res.owner, links: [{ name: first, url: res.challenge_url }] });
         history.pushState(null, "", `/c/${res.challenge}`);
         await this.showChallenge(res.challenge);
+      } catch (err) {
+        showError(err);
+      }
+    },
+
+    /** One more link, for the friend called `name` (the maker's device only). */
+    async inviteFriend(name) {
+      const c = store.extra.challenge;
+      const owned = c && ownedChallenge(c.id);
+      if (!owned || !name) return;
+      try {
+        const res = await api.inviteToChallenge(c.id, owned.owner, name);
+        keepOwned(c.id, { ...owned, links: [...owned.links, { name: res.name, url: res.url }] });
+        c.friend = "";
+        store.emit();
       } catch (err) {
         showError(err);
       }
@@ -45,7 +63,7 @@ export function friendsGame({ store, connect, showError, normalizeTokens, closeS
     async playChallenge(name) {
       const id = store.extra.challenge?.id;
       try {
-        const res = await api.playChallenge(id, name || t("defaultName", { n: 1 }));
+        const res = await api.playChallenge(id, name || t("defaultName", { n: 1 }), store.extra.challenge?.invite);
         const variant = store.extra.challenge.result?.variant;
         saveGame({ room: res.room, seat: 0, token: res.token, mode: "computer", variant, names: [name], challenge: id });
         store.session = { room: res.room, seat: 0, token: res.token, mode: "computer", tokens: null };

@@ -1,6 +1,11 @@
-// Verify a room's hand log in the browser: for every finished hand, the revealed seed must
-// hash to the commitment shown during the hand, and must deal exactly the cards the log
-// says were dealt. Nothing here trusts the server: SHA-256 comes from the browser
+// Verify a room's hand log or a match record in the browser: for every finished hand, the
+// revealed seed must hash to the commitment shown during the hand, and must deal exactly
+// the cards the log says were dealt. A match record (API.md v1.3) is checked as a whole
+// too, as `rummy verify` does (app/record_checks.py): numbered 0, 1, 2, ... from zero
+// scores, each hand from the last, the deal passing on, options and names that fit the
+// variant, the match over exactly when its limit is reached; and the server's Ed25519
+// signature, where the browser's WebCrypto has Ed25519 (the page says so plainly where it
+// has not). Nothing here trusts the server: SHA-256 and Ed25519 come from the browser
 // (crypto.subtle) and SHAKE-256 is computed below. Replaying the moves needs the rules
 // engine, which is not in the browser: `rummy verify <log.json>` does that part.
 //
@@ -241,6 +246,196 @@ export async function verifyLog(log, rulesets, seen = {}, say = sayIn("en")) {
   return reports;
 }
 
+// --- a match record, as a whole (API.md v1.3) ------------------------------------------------
+
+export const RECORD_FORMAT = "rummy-record/1";
+const TURN_SECONDS = [15, 600];
+const list = (values) => `[${values.join(", ")}]`; // as rummy verify writes them
+const sum = (a, b) => a.map((v, i) => v + (b[i] ?? 0));
+
+/** A record's hand in the shape of a log's hand, for verifyHand (its moves numbered 1..n). */
+function logEntryOf(record, hand) {
+  const deal = hand.deal || {};
+  const moves = Array.isArray(hand.moves) ? hand.moves : [];
+  return {
+    hand: hand.number,
+    commitment: typeof hand.commitment === "string" ? hand.commitment : "",
+    start: {
+      variant: record.variant,
+      players: (record.players || []).length,
+      hand_seed: hand.seed,
+      hands: deal.hands,
+      discard: deal.discard,
+      stock: deal.stock,
+      fixed_deal: null,
+    },
+    start_version: 0,
+    end_version: moves.length,
+    moves: moves.map((_, i) => ({ version: i + 1 })),
+  };
+}
+
+/** Who won once `scores` stand after a hand, by the variant's end (null: not over). */
+function winnersAt(ruleset, players, limit, scores) {
+  const seats = (value) => scores.flatMap((s, i) => (s === value ? [i] : []));
+  if (ruleset.scoring === "penalty") {
+    return limit && Math.max(...scores) >= limit ? seats(Math.min(...scores)) : null;
+  }
+  const target = (ruleset.match_target || {})[String(players)] || 0;
+  return target && Math.max(...scores) >= target ? seats(Math.max(...scores)) : null;
+}
+
+function optionProblems(record, ruleset, say) {
+  const problems = [];
+  const players = record.players.length;
+  if (players < ruleset.min_players || players > ruleset.max_players) {
+    problems.push(say("playersCount", { n: players, variant: record.variant, low: ruleset.min_players, high: ruleset.max_players }));
+  }
+  const limits = ruleset.penalty_limits?.length ? ruleset.penalty_limits : ruleset.penalty_limit ? [ruleset.penalty_limit] : [];
+  const limit = record.options?.limit ?? null;
+  if ((limit === null) !== (limits.length === 0) || (limit !== null && !limits.includes(limit))) {
+    problems.push(say("limit", { limit: limit === null ? "None" : limit, variant: record.variant, allowed: limits.length ? limits.join(" or ") : "none (null)" }));
+  }
+  const turn = record.options?.turn_seconds ?? null;
+  if (turn !== null && (turn < TURN_SECONDS[0] || turn > TURN_SECONDS[1])) problems.push(say("turnSeconds", { turn }));
+  return problems;
+}
+
+/** The chain from hand to hand and where the match ends: [index or null, problem] pairs. */
+function chainProblems(record, ruleset, say) {
+  const hands = record.hands;
+  const players = record.players.length;
+  const out = [];
+  const ends = hands.map((h) => sum(h.start_scores, h.result.points));
+  if (record.scores.length !== players) out.push([hands.length - 1, say("scoresCount", { n: record.scores.length, players })]);
+  hands.forEach((h, i) => {
+    if (h.number !== i) out.push([i, say("numbered", { number: h.number, index: i })]);
+  });
+  if (hands.length) {
+    if (hands[0].start_scores.some((v) => v !== 0)) out.push([0, say("startsAt", { scores: list(hands[0].start_scores) })]);
+    if (hands[0].dealer !== players - 1) out.push([0, say("firstDealer", { seat: hands[0].dealer, last: players - 1 })]);
+  }
+  for (let i = 1; i < hands.length; i++) {
+    if (!same(hands[i].start_scores, ends[i - 1])) {
+      out.push([i, say("chainScores", { scores: list(hands[i].start_scores), ended: list(ends[i - 1]) })]);
+    }
+    if (hands[i].dealer !== (hands[i - 1].dealer + 1) % players) {
+      out.push([i, say("chainDealer", { seat: hands[i].dealer, before: hands[i - 1].dealer })]);
+    }
+  }
+  if (hands.length && !same(record.scores, ends[ends.length - 1])) {
+    out.push([hands.length - 1, say("finalScores", { scores: list(record.scores), ended: list(ends[ends.length - 1]) })]);
+  }
+  const limit = record.options?.limit ?? ruleset.penalty_limit ?? null;
+  const over = ends.map((end) => winnersAt(ruleset, players, limit, end));
+  over.slice(0, -1).forEach((winners, i) => {
+    if (winners) out.push([i + 1, say("overEarly", { hand: i })]);
+  });
+  const actual = over.length ? over[over.length - 1] : null;
+  const stated = record.match_winner ?? null;
+  if (!(stated === null ? actual === null : actual !== null && same(stated, actual))) {
+    const words = (w) => (w === null ? say("stillPlaying") : say("wonBy", { seats: list(w) }));
+    out.push([null, say("endMismatch", { stated: words(stated), actual: words(actual) })]);
+  }
+  return out;
+}
+
+function wellFormed(record) {
+  const ints = (a) => Array.isArray(a) && a.every(Number.isInteger);
+  return (
+    Array.isArray(record.players) && Array.isArray(record.hands) && ints(record.scores) &&
+    record.hands.every((h) => h && Number.isInteger(h.number) && Number.isInteger(h.dealer) &&
+      ints(h.start_scores) && ints(h.result?.points))
+  );
+}
+
+/**
+ * Check a match record: every hand (commitment and deal, as verifyHand), then the match as
+ * a whole. Returns {hands: [reports], match: {ok, problems, hands, scores, winner}}.
+ */
+export async function verifyRecord(record, rulesets, seen = {}, say = sayIn("en")) {
+  if (!record || record.format !== RECORD_FORMAT || !wellFormed(record)) throw new Error(say("notARecord"));
+  const reports = [];
+  for (const hand of record.hands) {
+    reports.push(await verifyHand(logEntryOf(record, hand), rulesets, seen[hand.number] || [], say));
+  }
+  const match = { ok: false, problems: [], hands: record.hands.length, scores: record.scores, winner: record.match_winner ?? null };
+  const ruleset = rulesets[record.variant];
+  if (!ruleset) {
+    match.problems.push(say("unknownVariant", { variant: JSON.stringify(record.variant) }));
+  } else {
+    match.problems.push(...optionProblems(record, ruleset, say));
+    for (const [index, problem] of chainProblems(record, ruleset, say)) {
+      const report = index === null || !reports.length ? match : reports[index];
+      report.problems.push(problem);
+      report.ok = false;
+    }
+  }
+  match.ok = match.problems.length === 0;
+  return { hands: reports, match };
+}
+
+// --- the server's signature (API.md v1.3) -----------------------------------------------------
+
+/** The bytes a record's signature covers, as Python's json.dumps(sort_keys=True,
+ * separators=(",", ":"), ensure_ascii=False) writes the record without its signature
+ * (the server writes whole numbers as integers, so JSON.stringify's numbers agree). */
+export function canonicalJson(value) {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value !== null && typeof value === "object") {
+    const keys = Object.keys(value).filter((k) => value[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson(value[k])}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+export function fromBase64Url(text) {
+  const b64 = String(text).trim().replace(/-/g, "+").replace(/_/g, "/");
+  const bin = atob(b64 + "=".repeat((4 - (b64.length % 4)) % 4));
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
+}
+
+/** The id of a public key: the first 16 hex digits of its SHA-256. */
+export async function keyId(raw) {
+  return toHex(new Uint8Array(await crypto.subtle.digest("SHA-256", raw))).slice(0, 16);
+}
+
+/**
+ * Check `record`'s signature under the server's public key (`keyText`: URL-safe base64).
+ * Returns {status: "ok" | "fail" | "unsupported", text}: "unsupported" where this
+ * browser's WebCrypto has no Ed25519, which the page then says plainly.
+ */
+export async function checkSignature(record, keyText, say = sayIn("en")) {
+  let raw;
+  try {
+    raw = fromBase64Url(keyText);
+  } catch {
+    raw = new Uint8Array();
+  }
+  if (raw.length !== 32) return { status: "fail", text: say("badKey") };
+  const id = await keyId(raw);
+  const signature = record?.signature;
+  if (!signature || typeof signature !== "object") return { status: "fail", text: say("notSigned") };
+  if (signature.alg !== "ed25519") return { status: "fail", text: say("otherAlg", { alg: JSON.stringify(signature.alg) }) };
+  if (signature.key_id !== id) return { status: "fail", text: say("otherKey", { id: JSON.stringify(signature.key_id), key: id }) };
+  let key;
+  try {
+    key = await crypto.subtle.importKey("raw", raw, { name: "Ed25519" }, false, ["verify"]);
+  } catch {
+    return { status: "unsupported", text: say("sigUnsupported") };
+  }
+  const { signature: _, ...unsigned } = record;
+  let sig;
+  try {
+    sig = fromBase64Url(signature.sig);
+  } catch {
+    sig = new Uint8Array();
+  }
+  const good = sig.length === 64 &&
+    (await crypto.subtle.verify({ name: "Ed25519" }, key, sig, new TextEncoder().encode(canonicalJson(unsigned))));
+  return good ? { status: "ok", text: say("sigOk", { id }) } : { status: "fail", text: say("sigMismatch") };
+}
+
 /**
  * Assign commitments noted during play ({version, commitment}, from a seat's view) to the
  * hand of the log that was being played at that version: the views from its deal to its
@@ -317,6 +512,52 @@ async function fetchLog(room, token) {
   return body;
 }
 
+/** The server key to check a record with: the one pasted, else this server's own. */
+async function serverKey(form) {
+  const pasted = form.key.value.trim();
+  if (pasted) return pasted;
+  const r = await fetch("/api/server-key");
+  if (!r.ok) throw new Error(`HTTP ${r.status}`);
+  return (await r.json()).key;
+}
+
+/** The lines of a record's check: its hands, the match, and the signature. */
+async function recordLines(record, rulesets, seen, form, say) {
+  const { hands, match } = await verifyRecord(record, rulesets, seen, say);
+  const items = hands.map((r) =>
+    r.ok
+      ? line(say("handOk", { hand: r.hand, commitment: r.commitment }), "ok")
+      : line(say("handFail", { hand: r.hand, problems: r.problems.join("; ") }), "fail"),
+  );
+  const end = match.winner ? say("wonBy", { seats: list(match.winner) }) : say("stillPlaying");
+  items.push(
+    match.ok
+      ? line(say("matchOk", { hands: match.hands, scores: list(match.scores), end }), "ok")
+      : line(say("matchFail", { problems: match.problems.join("; ") }), "fail"),
+  );
+  let signed;
+  try {
+    signed = await checkSignature(record, await serverKey(form), say);
+  } catch (err) {
+    signed = { status: "unsupported", text: say("noKey", { reason: err.message }) };
+  }
+  const kind = { ok: "ok", fail: "fail", unsupported: "info" }[signed.status];
+  items.push(line(say(signed.status === "ok" ? "sigLineOk" : signed.status === "fail" ? "sigLineFail" : "sigLineNot", { text: signed.text }), kind));
+  const allOk = hands.every((r) => r.ok) && match.ok && signed.status !== "fail";
+  return { items, allOk, any: true };
+}
+
+async function logLines(log, rulesets, seen, say) {
+  const reports = await verifyLog(log, rulesets, seen, say);
+  const items = reports.map((r) =>
+    r.ok
+      ? line(say("handOk", { hand: r.hand, commitment: r.commitment }), "ok")
+      : line(say("handFail", { hand: r.hand, problems: r.problems.join("; ") }), "fail"),
+  );
+  if (!items.length) items.push(line(say("noHand"), "info"));
+  return { items, allOk: reports.every((r) => r.ok), any: reports.length > 0 };
+}
+
 async function run(form, results, say) {
   results.replaceChildren(line(say("checking"), "info"));
   const room = form.room.value.trim();
@@ -325,21 +566,16 @@ async function run(form, results, say) {
   try {
     let text = form.log.value.trim();
     if (!text && form.file.files[0]) text = await form.file.files[0].text();
-    const log = text ? JSON.parse(text) : await fetchLog(room, token);
-    if (!text) form.log.value = JSON.stringify(log, null, 1);
+    const doc = text ? JSON.parse(text) : await fetchLog(room, token);
+    if (!text) form.log.value = JSON.stringify(doc, null, 1);
     const variants = await (await fetch("/api/variants")).json();
     const rulesets = Object.fromEntries(variants.map((v) => [v.name, v]));
-    const noted = seenFromNotes(log, loadNotes(log.room || room));
-    const reports = await verifyLog(log, rulesets, merge(parseSeen(form.seen.value), noted), say);
-    const items = reports.map((r) =>
-      r.ok
-        ? line(say("handOk", { hand: r.hand, commitment: r.commitment }), "ok")
-        : line(say("handFail", { hand: r.hand, problems: r.problems.join("; ") }), "fail"),
-    );
-    if (!items.length) items.push(line(say("noHand"), "info"));
-    const allOk = reports.every((r) => r.ok);
+    const seen = merge(parseSeen(form.seen.value), seenFromNotes(doc, loadNotes(doc.room || room)));
+    const { items, allOk, any } = doc?.format === RECORD_FORMAT
+      ? await recordLines(doc, rulesets, seen, form, say)
+      : await logLines(doc, rulesets, seen, say);
     if (playing) items.push(line(say("playing", { hand: playing.hand_number, commitment: playing.commitment }), "info"));
-    if (reports.length) items.push(line(allOk ? say("allOk") : say("failed"), allOk ? "ok" : "fail"));
+    if (any) items.push(line(allOk ? say("allOk") : say("failed"), allOk ? "ok" : "fail"));
     results.replaceChildren(...items);
   } catch (err) {
     // fetch's own "Failed to fetch" is no sentence for a player.

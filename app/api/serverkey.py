@@ -1,0 +1,29 @@
+"""The server's public key (API.md v1.3 "Signed match records"): what a verifier checks a
+record's signature with (`rummy verify --server URL`, web/verify.html)."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from pydantic import BaseModel, Field
+
+from app.signing import RecordSigner
+
+router = APIRouter(prefix="/api", tags=["replays"])
+
+
+class ServerKey(BaseModel):
+    alg: str = Field(description='always "ed25519"')
+    key: str = Field(description="the 32-byte Ed25519 public key, URL-safe base64 without padding")
+    id: str = Field(description="the first 16 hex digits of the key's SHA-256: a record's key_id")
+
+
+def signer_of(request: Request) -> RecordSigner:
+    signer: RecordSigner = request.app.state.signer
+    return signer
+
+
+@router.get("/server-key", response_model=ServerKey)
+async def get_server_key(request: Request) -> ServerKey:
+    """The key every match record of this server is signed with: the same for every process
+    of one database."""
+    return ServerKey(**signer_of(request).server_key())
