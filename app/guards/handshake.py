@@ -20,6 +20,7 @@ from typing import Any
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.errors import Unavailable, error_json
+from app.metrics import M
 
 
 class HandshakeGate:
@@ -37,6 +38,7 @@ class HandshakeGate:
             return
         if self.opening >= self.limit:
             self.refused += 1
+            M.handshakes_refused.inc()
             await _refuse(scope, receive, send, 1 + self.opening / self.limit)
             return
         self.opening += 1

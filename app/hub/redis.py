@@ -46,6 +46,7 @@ from app.hub.channels import RoomChannels
 from app.hub.local import LocalHub
 from app.hub.protocol import Event, Listener, Presence, away_of
 from app.hub.publisher import Publisher
+from app.metrics import M
 
 log = logging.getLogger("rummy.redis_hub")
 
@@ -176,6 +177,7 @@ class RedisHub(LocalHub):
             event: dict[str, Any] = json.loads(data)
             if event.pop("origin", None) == self.process:
                 return  # delivered locally when it was published
+            M.hub_received.inc()
             self._note(room, event)
             self._deliver(room, event)
         except Exception:  # one bad message must not stop the fan-out
