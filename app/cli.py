@@ -1,10 +1,12 @@
-"""`rummy` command line: `serve` here; `bot` and `tournament` come from bots/cli.py."""
+"""`rummy` command line: `serve` here; `verify` from app/verify.py, `backup` and `restore`
+from app/backup.py; `bot` and `tournament` come from bots/cli.py."""
 
 from __future__ import annotations
 
 import argparse
 import asyncio
 import logging
+import os
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -31,19 +33,26 @@ def _serve(args: argparse.Namespace) -> int:
         finally:
             await engine.dispose()
 
-    from app import logscrub
+    from app import logscrub, logsetup
 
     logscrub.install()  # before the first log line: no record of this process shows a token
     level = 5 if args.log_level == "trace" else args.log_level.upper()  # uvicorn's TRACE is 5
-    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    log_config = logsetup.configure(settings.log_format, level)  # RUMMY_LOG_FORMAT
     try:
         asyncio.run(upgrade())
     except KeyMismatch as exc:
-        print(f"rummy serve: {exc}", file=sys.stderr)  # one line, no traceback: an operator's fix
+        if log_config is not None:  # JSON: even this line
+            logging.getLogger("rummy").error("rummy serve: %s", exc)
+        else:
+            print(f"rummy serve: {exc}", file=sys.stderr)  # one line, no traceback
         return 2
     options: dict[str, Any] = {"host": args.host, "port": args.port}
     options["log_level"] = args.log_level
+    if log_config is not None:
+        options["log_config"] = log_config
     if args.workers > 1:
+        # Each worker serves its metrics on a port of its own, the first free of K.
+        os.environ["RUMMY_METRICS_PORTS"] = str(args.workers)
         # Each worker is a process with its own app, engine and hub; they share the
         # listening socket. Rooms stay consistent through the database's version CAS, and
         # with RUMMY_REDIS_URL set every worker's websockets get every room's events.
@@ -83,6 +92,9 @@ def build_parser() -> argparse.ArgumentParser:
     from app.verify import register as register_verify
 
     register_verify(commands)
+    from app.backup import register as register_backup
+
+    register_backup(commands)  # `backup` and `restore`
     try:
         from bots.cli import register
     except ImportError:
