@@ -59,6 +59,9 @@ class _Inert:
     def time(self) -> _Inert:
         return self
 
+    def __getitem__(self, _key: Any) -> _Inert:  # a nested label's children too
+        return self
+
     def __enter__(self) -> None:
         pass
 
