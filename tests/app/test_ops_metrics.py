@@ -170,3 +170,17 @@ async def _until_answered(
                 return rates
         await asyncio.sleep(0.5)
     raise AssertionError(f"Prometheus never answered for {n} processes: {rates}")
+
+
+def test_the_deploy_scrape_config_and_alerts_are_valid(tmp_path: Path) -> None:
+    """deploy/prometheus.yml (as scripts/cluster.sh fills it in) and the alert rules it
+    loads, as Prometheus's own checker reads them."""
+    promtool = need_tool("promtool")
+    deploy = Path(__file__).resolve().parents[2] / "deploy"
+    config = tmp_path / "prometheus.yml"
+    targets = "'127.0.0.1:8201', '127.0.0.1:8202'"
+    config.write_text((deploy / "prometheus.yml").read_text().replace("@TARGETS@", targets))
+    (tmp_path / "rummy-alerts.yml").write_text((deploy / "rummy-alerts.yml").read_text())
+    checked = subprocess.run([promtool, "check", "config", str(config)], capture_output=True)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert b"6 rules found" in checked.stdout
