@@ -16,30 +16,18 @@ def _serve(args: argparse.Namespace) -> int:
     import uvicorn
     from uvicorn.supervisors import Multiprocess
 
-    from app import migrate
+    from app import logscrub, logsetup
     from app.config import get_settings
-    from app.db import create_engine
     from app.guards.connections import server_config
-    from app.keycheck import KeyMismatch, check_key
+    from app.keycheck import KeyMismatch
     from app.main import create_app
 
     settings = get_settings()
-
-    async def upgrade() -> None:
-        engine = create_engine(settings.database_url)
-        try:
-            await migrate.upgrade(engine)
-            await check_key(engine, settings)
-        finally:
-            await engine.dispose()
-
-    from app import logscrub, logsetup
-
     logscrub.install()  # before the first log line: no record of this process shows a token
     level = 5 if args.log_level == "trace" else args.log_level.upper()  # uvicorn's TRACE is 5
     log_config = logsetup.configure(settings.log_format, level)  # RUMMY_LOG_FORMAT
     try:
-        asyncio.run(upgrade())
+        asyncio.run(_upgrade(settings))
     except KeyMismatch as exc:
         if log_config is not None:  # JSON: even this line
             logging.getLogger("rummy").error("rummy serve: %s", exc)
@@ -70,6 +58,37 @@ def _serve(args: argparse.Namespace) -> int:
     return 0
 
 
+async def _upgrade(settings: Any) -> None:
+    """Bring the database to head (alembic), then check that the key opens its rooms."""
+    from app import migrate
+    from app.db import create_engine
+    from app.keycheck import check_key
+
+    engine = create_engine(settings.database_url)
+    try:
+        await migrate.upgrade(engine)
+        await check_key(engine, settings)
+    finally:
+        await engine.dispose()
+
+
+def _migrate(_: argparse.Namespace) -> int:
+    """Bring the database to the release's schema without serving (an upgrade's first step,
+    docs/operations.md)."""
+    from app import logsetup
+    from app.config import get_settings
+    from app.keycheck import KeyMismatch
+
+    settings = get_settings()
+    logsetup.configure(settings.log_format, logging.INFO)
+    try:
+        asyncio.run(_upgrade(settings))
+    except KeyMismatch as exc:
+        print(f"rummy migrate: {exc}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="rummy", description="An online Rummy table.")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -89,6 +108,9 @@ def build_parser() -> argparse.ArgumentParser:
         "--log-level", default="info", choices=["trace", "debug", "info", "warning", "error"]
     )
     serve.set_defaults(func=_serve)
+    commands.add_parser(
+        "migrate", help="bring the database to this release's schema without serving"
+    ).set_defaults(func=_migrate)
     from app.verify import register as register_verify
 
     register_verify(commands)

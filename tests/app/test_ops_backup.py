@@ -94,3 +94,11 @@ async def _restores(copy: Path, target: Path) -> None:
     status, said = await _rummy(*wrong, database=target)
     assert status == 2 and "does not open" in said, said
     assert _versions(target) == saw and not target.with_name("rummy.db.before-restore").exists()
+
+
+async def test_migrate_brings_a_database_to_the_release_without_serving(tmp_path: Path) -> None:
+    """An upgrade's first step (docs/operations.md)."""
+    database = tmp_path / "rummy.db"
+    status, said = await _rummy("migrate", database=database)
+    assert status == 0, said
+    assert _versions(database) == {}  # the tables are there, and no room

@@ -1,0 +1,108 @@
+"""The cost of metrics: server CPU per move with and without RUMMY_METRICS_ADDRESS, in one run.
+
+Two `rummy serve` processes on SQLite files of their own, one serving metrics (and scraped
+every `--scrape` seconds while it is loaded, as Prometheus would), the other not. Then
+`bench/load.py --floor --server-pid` against each in turn, `--rounds` times (without, with,
+without, with...), so both see the same machine; each round prints the two CPU-per-move
+figures and their ratio, and the last line the ratio of the sums (the goal: under 1.05x).
+Each load run also measures the floor (bench/floor_app.py), printed beside, to show how the
+machine's speed moved between runs.
+
+    .venv/bin/python bench/metrics_cost.py --rounds 3 --rooms 200 --duration 30
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "bench"))
+from cluster_load import _wait  # noqa: E402
+from load import free_port  # noqa: E402
+
+PY = sys.executable
+
+
+def start(tmp: Path, name: str, metrics: str | None) -> tuple[subprocess.Popen[bytes], str]:
+    port = free_port()
+    env = {**os.environ, "RUMMY_DATABASE_URL": f"sqlite+aiosqlite:///{tmp}/{name}.db"}
+    env["RUMMY_RATE_LIMIT_ENABLED"] = "false"
+    if metrics:
+        env["RUMMY_METRICS_ADDRESS"] = metrics
+    rummy = str(Path(PY).with_name("rummy"))
+    with open(tmp / f"{name}.log", "wb") as log:
+        proc = subprocess.Popen([rummy, "serve", "--port", str(port)], env=env, stderr=log)
+    url = f"http://127.0.0.1:{port}"
+    _wait(url, proc, name)
+    return proc, url
+
+
+def load(url: str, pid: int, args: argparse.Namespace, out: Path) -> dict[str, Any]:
+    cmd = [PY, str(ROOT / "bench" / "load.py"), "--url", url, "--server-pid", str(pid)]
+    cmd += ["--rooms", str(args.rooms), "--duration", str(args.duration)]
+    cmd += ["--rate", str(args.rate), "--floor", "--json", str(out)]
+    subprocess.run(cmd, check=False, stdout=subprocess.DEVNULL)
+    return dict(json.loads(out.read_text())) if out.exists() else {}
+
+
+def scraping(url: str, every: float, stop: threading.Event) -> threading.Thread:
+    def run() -> None:
+        while not stop.wait(every):
+            httpx.get(url, timeout=10)
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    return thread
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--rooms", type=int, default=200)
+    parser.add_argument("--duration", type=float, default=30.0)
+    parser.add_argument("--rate", type=float, default=600.0)
+    parser.add_argument("--scrape", type=float, default=5.0, help="seconds between scrapes")
+    args = parser.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="rummy-metrics-cost-"))
+    metrics = f"127.0.0.1:{free_port()}"
+    servers = {"without": start(tmp, "without", None), "with": start(tmp, "with", metrics)}
+    totals = {"without": 0.0, "with": 0.0}
+    try:
+        for i in range(args.rounds):
+            line, figures = [], {}
+            for name, (proc, url) in servers.items():
+                stop = threading.Event()
+                if name == "with":
+                    scraping(f"http://{metrics}/metrics", args.scrape, stop)
+                result = load(url, proc.pid, args, tmp / f"{name}-{i}.json")
+                stop.set()
+                us = result.get("server", {}).get("cpu_us_per_move") or 0.0
+                totals[name] += us
+                figures[name] = us
+                floor = result.get("floor", {}).get("rate")
+                line.append(f"{name} {us:7.1f} µs/move (floor {floor} writes/s)")
+                time.sleep(1)
+            ratio = figures["with"] / figures["without"] if figures["without"] else 0.0
+            print(f"round {i + 1}: {'; '.join(line)}; with/without {ratio:.3f}x", flush=True)
+    finally:
+        for proc, _ in servers.values():
+            proc.terminate()
+            proc.wait(30)
+    print(f"server CPU per move, with metrics / without: {totals['with'] / totals['without']:.3f}x")
+    print(f"details: {tmp}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
