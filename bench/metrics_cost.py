@@ -5,8 +5,11 @@ every `--scrape` seconds while it is loaded, as Prometheus would), the other not
 `bench/load.py --floor --server-pid` against each in turn, `--rounds` times (without, with,
 without, with...), so both see the same machine; each round prints the two CPU-per-move
 figures and their ratio, and the last line the ratio of the sums (the goal: under 1.05x).
-Each load run also measures the floor (bench/floor_app.py), printed beside, to show how the
-machine's speed moved between runs.
+The order alternates by round. Each load run also measures the floor (bench/floor_app.py),
+printed beside, to show how the machine's speed moved between runs; and since the clients'
+CPU per move does not depend on the server's settings, the server's CPU over the clients'
+(load.py's `server_over_clients`) gives a second ratio that a machine slowing down between
+two runs moves less.
 
     .venv/bin/python bench/metrics_cost.py --rounds 3 --rooms 200 --duration 30
 """
@@ -78,10 +81,12 @@ def main() -> int:
     metrics = f"127.0.0.1:{free_port()}"
     servers = {"without": start(tmp, "without", None), "with": start(tmp, "with", metrics)}
     totals = {"without": 0.0, "with": 0.0}
+    relative = {"without": 0.0, "with": 0.0}
     try:
         for i in range(args.rounds):
             line, figures = [], {}
-            for name, (proc, url) in servers.items():
+            for name in ("without", "with") if i % 2 == 0 else ("with", "without"):
+                proc, url = servers[name]
                 stop = threading.Event()
                 if name == "with":
                     scraping(f"http://{metrics}/metrics", args.scrape, stop)
@@ -90,6 +95,7 @@ def main() -> int:
                 us = result.get("server", {}).get("cpu_us_per_move") or 0.0
                 totals[name] += us
                 figures[name] = us
+                relative[name] += result.get("server_over_clients") or 0.0
                 floor = result.get("floor", {}).get("rate")
                 line.append(f"{name} {us:7.1f} µs/move (floor {floor} writes/s)")
                 time.sleep(1)
@@ -100,6 +106,9 @@ def main() -> int:
             proc.terminate()
             proc.wait(30)
     print(f"server CPU per move, with metrics / without: {totals['with'] / totals['without']:.3f}x")
+    if relative["without"]:
+        ratio = relative["with"] / relative["without"]
+        print(f"the same over the clients' CPU per move: {ratio:.3f}x")
     print(f"details: {tmp}")
     return 0
 

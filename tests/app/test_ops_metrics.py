@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import re
 import socket
 import subprocess
 import time
@@ -81,6 +82,21 @@ async def test_a_scrape_taken_mid_game_passes_promtool(tmp_path: Path) -> None:
     assert got["rummy_commit_seconds_count"] >= 1
     assert got["rummy_commit_batch_size_sum"] == 6
     assert got["process_cpu_seconds_total"] > 0  # the library's own, per process
+    _names_used_exist(scrape)
+
+
+def _names_used_exist(scrape: str) -> None:
+    """Every metric the alerts, the dashboard and the operator's page name is one a server
+    serves (a renamed metric would leave them silently empty)."""
+    served = {_base(line.split()[2]) for line in scrape.splitlines() if line.startswith("# TYPE")}
+    root = Path(__file__).resolve().parents[2]
+    for doc in ("deploy/rummy-alerts.yml", "deploy/grafana-rummy.json", "docs/operations.md"):
+        used = set(re.findall(r"\b(?:rummy|process)_[a-z_]+", (root / doc).read_text()))
+        assert {_base(name) for name in used} <= served, (doc, used)
+
+
+def _base(name: str) -> str:
+    return re.sub(r"_(total|bucket|sum|count)$", "", name)
 
 
 def test_worker_processes_take_the_next_free_port() -> None:
