@@ -39,8 +39,9 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 import httpx  # noqa: E402
-from hostkill import Proxy, create_rooms, resumed  # noqa: E402
-from killbench import Room, Run, admin, audit, seat_loop, until_finished  # noqa: E402
+from cluster_load import cluster_env  # noqa: E402
+from hostkill import resumed, seated  # noqa: E402
+from killbench import Room, Run, admin, audit, until_finished  # noqa: E402
 from load import free_port  # noqa: E402
 from procs import children, cmdline  # noqa: E402
 
@@ -121,15 +122,7 @@ def start_cluster(args: argparse.Namespace, database: str, logs: Path) -> tuple[
     subprocess.Popen[bytes], int, int
 ]:  # fmt: skip
     port, base = free_port(), free_port()
-    env = {
-        **os.environ,
-        "RUMMY_DATABASE_URL": f"{args.postgres}/{database}",
-        "RUMMY_REDIS_URL": args.redis,
-        "RUMMY_RATE_LIMIT_ENABLED": "false",
-        "CLUSTER_PORT": str(port),
-        "CLUSTER_BASE_PORT": str(base),
-        "CLUSTER_DIR": str(logs),
-    }
+    env = cluster_env(args, database, port, base, logs)
     # Its own free port, not the script's default (the base port + 100), which may be taken.
     env["CLUSTER_METRICS_BASE_PORT"] = "0" if args.no_metrics else str(free_port())
     out = open(logs / "cluster.out", "wb")  # noqa: SIM115 - the script holds it
@@ -210,14 +203,8 @@ async def bench(args: argparse.Namespace) -> int:
         await wait_ready(cluster, logs)
         processes = servers_of(cluster, base, args.processes)
         url = f"http://127.0.0.1:{port}"
-        front = Proxy("proxy", url)
-        run = Run([front, front], home_after=None)  # type: ignore[list-item]
-        rooms = await create_rooms(url, args.rooms, [2, 3, 4])
-        tasks = [
-            asyncio.create_task(seat_loop(run, room, s, 0, args.think, i * 8 + s))
-            for i, room in enumerate(rooms)
-            for s in range(len(room.tokens))
-        ]
+        run, rooms, seats = await seated(url, args.rooms, args.think)
+        tasks = [*seats]
         await asyncio.sleep(args.warmup)
         restarts = await roll(processes, rooms, args.settle)
         await asyncio.sleep(args.after)

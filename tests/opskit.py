@@ -7,13 +7,16 @@ import asyncio
 import os
 import random
 import shutil
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import pytest
 
 import rules
+
+T = TypeVar("T")
 
 PLAYING = ("draw", "play")
 VOTES = {"hand_over": "next_hand", "match_over": "new_match"}
@@ -111,3 +114,27 @@ class Table:
         bot = Greedy(seed)
         while (await self.state(http))["phase"] in PLAYING:
             await self.step(http, bot)
+
+
+Versions = dict[str, int]
+
+
+async def while_playing(
+    http: httpx.AsyncClient, base: str, action: Callable[[], Awaitable[T]], rooms: int = 4
+) -> tuple[list[Table], Versions, Versions, T]:
+    """Open `rooms` tables on `base` and play them; once each has a few moves, run
+    `action` while they go on. Returns the tables, each room's acknowledged version before
+    and after `action`, and what `action` returned."""
+    tables = [await Table.open(http, base) for _ in range(rooms)]
+    stop = asyncio.Event()
+    players = [asyncio.create_task(t.play(http, stop, i)) for i, t in enumerate(tables)]
+    try:
+        while min(t.top for t in tables) < 3:
+            await asyncio.sleep(0.05)
+        before = {t.room: t.top for t in tables}
+        result = await action()
+        after = {t.room: t.top for t in tables}
+    finally:
+        stop.set()
+        await asyncio.gather(*players)
+    return tables, before, after, result

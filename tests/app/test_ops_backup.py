@@ -13,7 +13,7 @@ import subprocess
 from pathlib import Path
 
 import httpx
-from opskit import Greedy, Table
+from opskit import Greedy, Table, while_playing
 from processkit import RUMMY, rummy_serve
 
 from app.persist.sealing import new_key
@@ -45,22 +45,13 @@ async def test_a_live_backup_serves_every_room_at_its_version(tmp_path: Path) ->
     backups = tmp_path / "backups"
     backups.mkdir()
     copy = backups / "copy.db"
+    # Page by page with a pause: the copy takes long enough for moves to land meanwhile.
+    args = ("backup", str(copy), "--pages", "1", "--pause", "0.02")
     with rummy_serve(tmp_path) as served:
         async with httpx.AsyncClient(timeout=30) as http:
-            tables = [await Table.open(http, served.base) for _ in range(4)]
-            stop = asyncio.Event()
-            players = [asyncio.create_task(t.play(http, stop, i)) for i, t in enumerate(tables)]
-            try:
-                while min(t.top for t in tables) < 3:
-                    await asyncio.sleep(0.05)
-                before = {t.room: t.top for t in tables}
-                # Page by page with a pause: the copy takes long enough for moves to land.
-                args = ("backup", str(copy), "--pages", "1", "--pause", "0.02")
-                status, said = await _rummy(*args, database=served.database)
-                after = {t.room: t.top for t in tables}
-            finally:
-                stop.set()
-                await asyncio.gather(*players)
+            tables, before, after, (status, said) = await while_playing(
+                http, served.base, lambda: _rummy(*args, database=served.database)
+            )
     assert status == 0, said
     assert sum(after.values()) > sum(before.values())  # moves were acknowledged meanwhile
     assert (backups / "secret.key").read_text() == (tmp_path / "secret.key").read_text()

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import httpx
 from conftest import Server, Services, _admin
-from opskit import Greedy, Table, need_tool
+from opskit import Greedy, Table, need_tool, while_playing
 from sqlalchemy.engine import make_url
 
 from app.persist.sealing import new_key
@@ -56,18 +56,10 @@ async def test_pg_dump_of_a_live_database_restores_every_room(
         try:
             live.wait_ready()
             async with httpx.AsyncClient(timeout=30) as http:
-                tables = [await Table.open(http, live.url) for _ in range(4)]
-                stop = asyncio.Event()
-                players = [asyncio.create_task(t.play(http, stop, i)) for i, t in enumerate(tables)]
-                try:
-                    while min(t.top for t in tables) < 3:
-                        await asyncio.sleep(0.05)
-                    before = {t.room: t.top for t in tables}
-                    await _run(pg_dump, "--format=custom", f"--file={dump}", _libpq(urls[0]))
-                    after = {t.room: t.top for t in tables}
-                finally:
-                    stop.set()
-                    await asyncio.gather(*players)
+                dumping = (pg_dump, "--format=custom", f"--file={dump}", _libpq(urls[0]))
+                tables, before, after, _ = await while_playing(
+                    http, live.url, lambda: _run(*dumping)
+                )
         finally:
             live.stop()
         await _run(pg_restore, "--no-owner", f"--dbname={_libpq(urls[1])}", str(dump))
