@@ -84,7 +84,7 @@ def main() -> int:
     relative = {"without": 0.0, "with": 0.0}
     try:
         for i in range(args.rounds):
-            line, figures = [], {}
+            line, figures, over = [], {}, {}
             for name in ("without", "with") if i % 2 == 0 else ("with", "without"):
                 proc, url = servers[name]
                 stop = threading.Event()
@@ -93,13 +93,18 @@ def main() -> int:
                 result = load(url, proc.pid, args, tmp / f"{name}-{i}.json")
                 stop.set()
                 us = result.get("server", {}).get("cpu_us_per_move") or 0.0
-                totals[name] += us
                 figures[name] = us
-                relative[name] += result.get("server_over_clients") or 0.0
+                over[name] = result.get("server_over_clients") or 0.0
                 floor = result.get("floor", {}).get("rate")
                 line.append(f"{name} {us:7.1f} µs/move (floor {floor} writes/s)")
                 time.sleep(1)
-            ratio = figures["with"] / figures["without"] if figures["without"] else 0.0
+            if not (figures["with"] and figures["without"]):
+                print(f"round {i + 1}: a load run failed, left out: {'; '.join(line)}")
+                continue
+            for name, us in figures.items():
+                totals[name] += us
+                relative[name] += over[name]
+            ratio = figures["with"] / figures["without"]
             print(f"round {i + 1}: {'; '.join(line)}; with/without {ratio:.3f}x", flush=True)
     finally:
         for proc, _ in servers.values():
