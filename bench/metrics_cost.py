@@ -1,17 +1,15 @@
 """The cost of metrics: server CPU per move with and without RUMMY_METRICS_ADDRESS, in one run.
 
 Two `rummy serve` processes on SQLite files of their own, one serving metrics (and scraped
-every `--scrape` seconds while it is loaded, as Prometheus would), the other not. Then
-`bench/load.py --floor --server-pid` against each in turn, `--rounds` times (without, with,
-without, with...), so both see the same machine; each round prints the two CPU-per-move
-figures and their ratio, and the last line the ratio of the sums (the goal: under 1.05x).
-The order alternates by round. Each load run also measures the floor (bench/floor_app.py),
-printed beside, to show how the machine's speed moved between runs; and since the clients'
-CPU per move does not depend on the server's settings, the server's CPU over the clients'
-(load.py's `server_over_clients`) gives a second ratio that a machine slowing down between
-two runs moves less.
+every `--scrape` seconds, as Prometheus would), the other not. Each round runs
+`bench/load.py --server-pid` against both at the same time (the same rooms, rate and
+seed), so the machine's swings, which on a shared machine move one run's CPU per move by
+20% from the next, hit both alike; it prints the two CPU-per-move figures and their ratio,
+and the last line the ratio of the sums over `--rounds` (the goal: under 1.05x), and the
+same over the clients' CPU per move (load.py's `server_over_clients`). `--floor` makes each
+load run measure bench/floor_app.py too (printed beside).
 
-    .venv/bin/python bench/metrics_cost.py --rounds 3 --rooms 200 --duration 30
+    .venv/bin/python bench/metrics_cost.py --rounds 3 --rooms 100 --rate 300 --duration 30
 """
 
 from __future__ import annotations
@@ -51,11 +49,17 @@ def start(tmp: Path, name: str, metrics: str | None) -> tuple[subprocess.Popen[b
     return proc, url
 
 
-def load(url: str, pid: int, args: argparse.Namespace, out: Path) -> dict[str, Any]:
+def load(url: str, pid: int, args: argparse.Namespace, out: Path) -> subprocess.Popen[bytes]:
+    """`bench/load.py` against one server, started; its summary goes to `out`."""
     cmd = [PY, str(ROOT / "bench" / "load.py"), "--url", url, "--server-pid", str(pid)]
     cmd += ["--rooms", str(args.rooms), "--duration", str(args.duration)]
-    cmd += ["--rate", str(args.rate), "--floor", "--json", str(out)]
-    subprocess.run(cmd, check=False, stdout=subprocess.DEVNULL)
+    cmd += ["--rate", str(args.rate), "--procs", "1", "--json", str(out)]
+    if args.floor:
+        cmd.append("--floor")
+    return subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+
+
+def summary(out: Path) -> dict[str, Any]:
     return dict(json.loads(out.read_text())) if out.exists() else {}
 
 
@@ -76,28 +80,37 @@ def main() -> int:
     parser.add_argument("--duration", type=float, default=30.0)
     parser.add_argument("--rate", type=float, default=600.0)
     parser.add_argument("--scrape", type=float, default=5.0, help="seconds between scrapes")
+    parser.add_argument("--floor", action="store_true", help="each load run measures the floor")
+    parser.add_argument(
+        "--control", action="store_true", help="neither serves metrics: the setup's own bias"
+    )
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="rummy-metrics-cost-"))
     metrics = f"127.0.0.1:{free_port()}"
-    servers = {"without": start(tmp, "without", None), "with": start(tmp, "with", metrics)}
+    servers = {"without": start(tmp, "without", None)}
+    servers["with"] = start(tmp, "with", None if args.control else metrics)
     totals = {"without": 0.0, "with": 0.0}
     relative = {"without": 0.0, "with": 0.0}
     try:
         for i in range(args.rounds):
             line, figures, over = [], {}, {}
-            for name in ("without", "with") if i % 2 == 0 else ("with", "without"):
-                proc, url = servers[name]
-                stop = threading.Event()
-                if name == "with":
-                    scraping(f"http://{metrics}/metrics", args.scrape, stop)
-                result = load(url, proc.pid, args, tmp / f"{name}-{i}.json")
-                stop.set()
+            stop = threading.Event()
+            if not args.control:
+                scraping(f"http://{metrics}/metrics", args.scrape, stop)
+            # Both at once: the machine's swings (other work, frequency) hit both alike.
+            outs = {name: tmp / f"{name}-{i}.json" for name in servers}
+            runs = [load(url, proc.pid, args, outs[name]) for name, (proc, url) in servers.items()]
+            for run in runs:
+                run.wait()
+            stop.set()
+            for name in servers:
+                result = summary(outs[name])
                 us = result.get("server", {}).get("cpu_us_per_move") or 0.0
                 figures[name] = us
                 over[name] = result.get("server_over_clients") or 0.0
                 floor = result.get("floor", {}).get("rate")
                 line.append(f"{name} {us:7.1f} µs/move (floor {floor} writes/s)")
-                time.sleep(1)
+            time.sleep(1)
             if not (figures["with"] and figures["without"]):
                 print(f"round {i + 1}: a load run failed, left out: {'; '.join(line)}")
                 continue
