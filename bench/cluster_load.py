@@ -104,7 +104,8 @@ def cluster_env(
     args: argparse.Namespace, database: str, port: int, base: int, folder: Path
 ) -> dict[str, str]:
     """The environment of `scripts/cluster.sh` on `database` (of `args.postgres`) and
-    `args.redis`, its proxy on `port` and its processes from `base` + 1, rates off."""
+    `args.redis`, its proxy on `port` and its processes from `base` + 1, rates and metrics
+    off (the script's metrics ports, `base` + 101..., may be taken on a busy machine)."""
     return {
         **os.environ,
         "RUMMY_DATABASE_URL": f"{args.postgres}/{database}",
@@ -113,6 +114,7 @@ def cluster_env(
         "CLUSTER_PORT": str(port),
         "CLUSTER_BASE_PORT": str(base),
         "CLUSTER_DIR": str(folder),
+        "CLUSTER_METRICS_BASE_PORT": "0",
     }
 
 

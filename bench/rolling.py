@@ -24,9 +24,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import random
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
@@ -121,16 +123,31 @@ class Restart:
 def start_cluster(args: argparse.Namespace, database: str, logs: Path) -> tuple[
     subprocess.Popen[bytes], int, int
 ]:  # fmt: skip
-    port, base = free_port(), free_port()
+    port, base, metrics = free_port(), free_run(args.processes), free_run(args.processes)
     env = cluster_env(args, database, port, base, logs)
-    # Its own free port, not the script's default (the base port + 100), which may be taken.
-    env["CLUSTER_METRICS_BASE_PORT"] = "0" if args.no_metrics else str(free_port())
+    env["CLUSTER_METRICS_BASE_PORT"] = "0" if args.no_metrics else str(metrics)
     out = open(logs / "cluster.out", "wb")  # noqa: SIM115 - the script holds it
     cluster = subprocess.Popen(
         [str(ROOT / "scripts" / "cluster.sh"), str(args.processes)],
         env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=True,
     )  # fmt: skip
     return cluster, port, base
+
+
+def free_run(n: int) -> int:
+    """A base port whose next `n` ports are free, below the ephemeral range: a base from
+    the kernel's free ports had one of its next ports taken by some outgoing connection
+    on a busy machine, and a process of the cluster failed to start."""
+    while True:
+        base = random.randrange(20_000, 32_000 - n)
+        with contextlib.ExitStack() as held:
+            try:
+                for port in range(base + 1, base + n + 1):
+                    sock = held.enter_context(socket.socket())
+                    sock.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+        return base
 
 
 async def wait_ready(cluster: subprocess.Popen[bytes], logs: Path) -> None:
@@ -226,7 +243,8 @@ async def bench(args: argparse.Namespace) -> int:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
-        os.killpg(cluster.pid, signal.SIGTERM)
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(cluster.pid, signal.SIGTERM)
         cluster.wait(60)
         for process in processes:
             if process.popen is not None and process.popen.poll() is None:
