@@ -86,9 +86,9 @@ class Process:
             )
         self.pid = self.popen.pid
 
-    async def wait_healthy(self, timeout: float = 90.0) -> float:
+    async def wait_healthy(self, timeout: float = 240.0) -> float:
         began = time.monotonic()
-        async with httpx.AsyncClient(timeout=2) as http:
+        async with httpx.AsyncClient(timeout=10) as http:
             while time.monotonic() - began < timeout:
                 if self.popen is not None and self.popen.poll() is not None:
                     raise RuntimeError(f"the process on port {self.port} exited at start")
