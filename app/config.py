@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from functools import lru_cache
+from typing import Literal
 
 from pydantic import SecretStr
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -77,6 +78,13 @@ class Settings(BaseSettings):
     # event loop, each room pinned to one (0: threads), and the searching bots' time budget.
     bot_processes: int = 1
     bot_budget_ms: float = 150.0
+    # Operations (docs/operations.md). Prometheus metrics on an address of their own
+    # (`127.0.0.1:9464`; app/metrics.py), never on the game's port; unset, none. The ports
+    # from its port on that the processes of `rummy serve --workers K` take (it sets K).
+    metrics_address: str | None = None
+    metrics_ports: int = 1
+    # `json`: every log line of the process one JSON object (app/logsetup.py).
+    log_format: Literal["text", "json"] = "text"
 
 
 @lru_cache

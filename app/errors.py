@@ -9,6 +9,8 @@ import json
 import math
 from typing import Any, ClassVar
 
+from app.metrics import M  # every error answered passes error_payload: counted there
+
 
 class AppError(Exception):
     status: ClassVar[int] = 400
@@ -114,8 +116,10 @@ def error_payload(exc: Exception) -> tuple[int, dict[str, Any]]:
     from rules import IllegalMove  # rules is a sibling package; imported late on purpose
 
     if isinstance(exc, AppError):
+        M.errors[exc.code].inc()
         return exc.status, {"error": {"code": exc.code, "message": exc.message}, **exc.extra}
     if isinstance(exc, IllegalMove):
+        M.errors[exc.code].inc()
         status = 409 if exc.code in _CONFLICT_CODES else 422
         return status, {"error": {"code": exc.code, "message": exc.message}}
     raise TypeError(f"not an API error: {type(exc).__name__}")

@@ -18,7 +18,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 import rules
-from app import guards, logscrub, static
+from app import guards, logscrub, logsetup, metrics, static
 from app.api import (
     asyncapi,
     challenges,
@@ -104,6 +104,8 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
 
     guards.install(app, settings)
     handshake.install(app, settings)  # outermost: a storm's refusal costs nothing else
+    metrics.install(app, settings)  # HTTP answers by status, when RUMMY_METRICS_ADDRESS is set
+    logsetup.install(app, settings)  # the room of a request's log lines, with RUMMY_LOG_FORMAT=json
     return app
 
 
@@ -133,6 +135,7 @@ def _lifespan(
         app.state.turns = turns
         attach_friends(service, engine)  # chat, rematch, challenges (app/social/)
         app.state.fanout = Fanout(service)
+        stop_metrics = metrics.start(settings, app.state.fanout, service)
         _tune_gc()
         purger = asyncio.create_task(_purge_forever(service, settings.purge_interval_seconds))
         healer = asyncio.create_task(heal_forever(service, settings.heal_interval_seconds))
@@ -148,6 +151,7 @@ def _lifespan(
                 with contextlib.suppress(asyncio.CancelledError):
                     await task
             turns.close()
+            stop_metrics()
             await hub.stop()
             await store.close()
             await engine.dispose()

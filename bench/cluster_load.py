@@ -100,18 +100,28 @@ def sqlite_setup(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
         proc.wait(30)
 
 
-def cluster_setup(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
-    port, base = free_port(), free_port()
-    database = f"cluster_load_{os.getpid()}_{n}"
-    env = {
+def cluster_env(
+    args: argparse.Namespace, database: str, port: int, base: int, folder: Path
+) -> dict[str, str]:
+    """The environment of `scripts/cluster.sh` on `database` (of `args.postgres`) and
+    `args.redis`, its proxy on `port` and its processes from `base` + 1, rates and metrics
+    off (the script's metrics ports, `base` + 101..., may be taken on a busy machine)."""
+    return {
         **os.environ,
         "RUMMY_DATABASE_URL": f"{args.postgres}/{database}",
         "RUMMY_REDIS_URL": args.redis,
         "RUMMY_RATE_LIMIT_ENABLED": "false",
         "CLUSTER_PORT": str(port),
         "CLUSTER_BASE_PORT": str(base),
-        "CLUSTER_DIR": str(tmp / f"cluster{n}"),
+        "CLUSTER_DIR": str(folder),
+        "CLUSTER_METRICS_BASE_PORT": "0",
     }
+
+
+def cluster_setup(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
+    port, base = free_port(), free_port()
+    database = f"cluster_load_{os.getpid()}_{n}"
+    env = cluster_env(args, database, port, base, tmp / f"cluster{n}")
     cluster = subprocess.Popen(
         [str(ROOT / "scripts" / "cluster.sh"), str(n)], env=env, start_new_session=True
     )

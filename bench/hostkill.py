@@ -134,6 +134,22 @@ async def create_rooms(url: str, n: int, sizes: list[int]) -> list[Room]:
     return rooms
 
 
+async def seated(
+    url: str, n: int, think: float
+) -> tuple[Run, list[Room], list[asyncio.Task[None]]]:
+    """`n` rooms of 2, 3 and 4 seats through the proxy at `url`, each seat a websocket bot
+    (killbench's) playing: the run, the rooms and the seats' tasks."""
+    front = Proxy("proxy", url)
+    run = Run([front, front], home_after=None)  # type: ignore[list-item]
+    rooms = await create_rooms(url, n, [2, 3, 4])
+    seats = [
+        asyncio.create_task(seat_loop(run, room, s, 0, think, i * 8 + s))
+        for i, room in enumerate(rooms)
+        for s in range(len(room.tokens))
+    ]
+    return run, rooms, seats
+
+
 async def resumed(rooms: list[Room], at_kill: dict[str, int], limit: float) -> list[float]:
     """Seconds until each room made a move after the kill (`limit` * 4 at most)."""
     began = time.monotonic()
@@ -200,14 +216,7 @@ async def bench(args: argparse.Namespace) -> int:
         proxy = start_proxy(hosts, port, logs)
         url = f"http://127.0.0.1:{port}"
         await asyncio.sleep(1.5)  # the proxy's first health checks
-        front = Proxy("proxy", url)
-        run = Run([front, front], home_after=None)  # type: ignore[list-item]
-        rooms = await create_rooms(url, args.rooms, [2, 3, 4])
-        seats = [
-            asyncio.create_task(seat_loop(run, room, s, 0, args.think, i * 8 + s))
-            for i, room in enumerate(rooms)
-            for s in range(len(room.tokens))
-        ]
+        run, rooms, seats = await seated(url, args.rooms, args.think)
         tasks = [*seats, asyncio.create_task(watch_stalls(run, rooms, args.stall))]
         began = time.monotonic()
         kills = await killer(hosts, rooms, args, rng)

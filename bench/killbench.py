@@ -142,6 +142,7 @@ class Room:
     finished: set[int] = field(default_factory=set)  # seats whose latest view is a hand's end
     # (version made, seat, move) of every move whose mover saw the version it made
     acked: list[tuple[int, int, dict[str, Any]]] = field(default_factory=list)
+    acked_at: list[float] = field(default_factory=list)  # when each was acknowledged
 
     def saw(self, version: int, phase: str) -> None:
         if version > self.top:
@@ -157,6 +158,8 @@ class Run:
     stopping: bool = False  # no new hands: finish the one in play
     home_after: tuple[float, float] | None = (3.0, 10.0)  # seconds away before going home
     reconnects: int = 0
+    # (when a seat's socket was lost, seconds until a new socket of it had its first state)
+    returns: list[tuple[float, float]] = field(default_factory=list)
     refusals: Counter[str] = field(default_factory=Counter)
 
 
@@ -167,6 +170,7 @@ async def seat_loop(run: Run, room: Room, seat: int, home: int, think: float, se
     sent: dict[int, dict[str, Any]] = {}  # version sent against -> move
     voted = None  # the hand this seat voted after
     at = home
+    lost_at: float | None = None
     while True:
         server = run.servers[at]
         url = server.url.replace("http://", "ws://") + f"/api/rooms/{room.id}/ws"
@@ -195,11 +199,15 @@ async def seat_loop(run: Run, room: Room, seat: int, home: int, think: float, se
                         continue
                     state = frame["state"]
                     version = state["version"]
+                    if lost_at is not None:
+                        run.returns.append((lost_at, time.monotonic() - lost_at))
+                        lost_at = None
                     room.saw(version, state["phase"])
                     room.seen[seat] = (version, state["phase"], state["turn"], at, len(sent))
                     last = state.get("last_move") or {}
                     if version - 1 in sent and last.get("seat") == seat:
                         room.acked.append((version, seat, sent.pop(version - 1)))
+                        room.acked_at.append(time.monotonic())
                     if fresh:
                         sent.pop(version, None)  # sent on a socket that died: maybe lost
                         fresh = False
@@ -223,6 +231,7 @@ async def seat_loop(run: Run, room: Room, seat: int, home: int, think: float, se
             at = home  # left on purpose
         except (ConnectionClosed, OSError, TimeoutError, InvalidHandshake):
             run.reconnects += 1
+            lost_at = lost_at or time.monotonic()
             at = 1 - at
             await asyncio.sleep(random.uniform(0.05, 0.3))
 
@@ -311,9 +320,10 @@ async def killer(run: Run, kills: int, duration: float, rng: random.Random) -> l
     return done
 
 
-async def audit(url: str, rooms: list[Room]) -> tuple[int, int]:
+async def audit(url: str, rooms: list[Room], missing: list[float] | None = None) -> tuple[int, int]:
     """(acknowledged moves missing from the logs, rooms whose log has gaps); each miss is
-    printed with what the log holds at its version."""
+    printed with what the log holds at its version, and its acknowledgement's time added to
+    `missing`."""
     lost = gaps = 0
     async with httpx.AsyncClient(timeout=30) as http:
         for room in rooms:
@@ -324,10 +334,12 @@ async def audit(url: str, rooms: list[Room]) -> tuple[int, int]:
             r.raise_for_status()
             log = r.json()
             logged = {v: (seat, move) for v, seat, move in log_moves(log)}
-            for version, seat, move in room.acked:
+            for i, (version, seat, move) in enumerate(room.acked):
                 entry = logged.get(version)
                 if entry is None or entry[0] != seat or not same_move(entry[1], move):
                     lost += 1
+                    if missing is not None:
+                        missing.append(room.acked_at[i])
                     print(f"  lost? {room.id} v{version} seat {seat} {move}; log has {entry}")
             gaps += log_gaps(log) > 0
     return lost, gaps

@@ -8,6 +8,9 @@
 # Settings (environment):
 #   CLUSTER_PORT (8000)          the proxy's port; CLUSTER_BIND (127.0.0.1) its address
 #   CLUSTER_BASE_PORT (8100)     process i listens on CLUSTER_BASE_PORT + i
+#   CLUSTER_METRICS_BASE_PORT    process i serves /metrics on 127.0.0.1:CLUSTER_METRICS_BASE_PORT
+#                                + i (default CLUSTER_BASE_PORT + 100; 0: no metrics); the
+#                                folder's prometheus.yml scrapes them all (deploy/prometheus.yml)
 #   CLUSTER_DIR (mktemp)         where the config, the key and the logs go (kept)
 #   RUMMY_DATABASE_URL           default postgresql+asyncpg://root@127.0.0.1:5432/rummy_cluster
 #                                (created if missing)
@@ -23,6 +26,7 @@ RUMMY=${RUMMY:-$ROOT/.venv/bin/rummy}
 PORT=${CLUSTER_PORT:-8000}
 BIND=${CLUSTER_BIND:-127.0.0.1}
 BASE=${CLUSTER_BASE_PORT:-8100}
+METRICS_BASE=${CLUSTER_METRICS_BASE_PORT:-$((BASE + 100))}
 DIR=${CLUSTER_DIR:-$(mktemp -d /tmp/rummy-cluster.XXXXXX)}
 mkdir -p "$DIR"
 export RUMMY_DATABASE_URL=${RUMMY_DATABASE_URL:-postgresql+asyncpg://root@127.0.0.1:5432/rummy_cluster}
@@ -60,8 +64,13 @@ trap 'exit 0' INT TERM
 
 # One at a time until the first is up: it migrates and makes the key file the others read.
 SERVERS=""
+TARGETS=""
 for i in $(seq 1 "$N"); do
   port=$((BASE + i))
+  if [ "$METRICS_BASE" != 0 ]; then
+    export RUMMY_METRICS_ADDRESS=127.0.0.1:$((METRICS_BASE + i))
+    TARGETS+="${TARGETS:+, }'$RUMMY_METRICS_ADDRESS'"
+  fi
   "$RUMMY" serve --host 127.0.0.1 --port "$port" >"$DIR/server-$i.log" 2>&1 &
   PIDS+=($!)
   SERVERS+="    server s$i 127.0.0.1:$port check"$'\n'
@@ -90,6 +99,10 @@ for key, value in (("@BIND@", bind), ("@PORT@", port), ("@THREADS@", threads), (
     text = text.replace(key, value)
 open(dst, "w").write(text.replace("@SERVERS@\n", servers))
 PY
+if [ -n "$TARGETS" ]; then
+  sed "s/@TARGETS@/$TARGETS/" "$ROOT/deploy/prometheus.yml" >"$DIR/prometheus.yml"
+  cp "$ROOT/deploy/rummy-alerts.yml" "$DIR/"
+fi
 haproxy -f "$DIR/haproxy.cfg" -db >"$DIR/haproxy.log" 2>&1 &
 PIDS+=($!)
 until curl -fsS "http://$BIND:$PORT/healthz" >/dev/null 2>&1; do
@@ -97,6 +110,7 @@ until curl -fsS "http://$BIND:$PORT/healthz" >/dev/null 2>&1; do
   sleep 0.1
 done
 say "$N processes behind http://$BIND:$PORT (config, key and logs in $DIR)"
+[ -n "$TARGETS" ] && say "metrics: $TARGETS (prometheus --config.file=$DIR/prometheus.yml)"
 echo "ready http://$BIND:$PORT $DIR"
 # Until interrupted or until the proxy dies. A server process that dies is left dead: the
 # proxy's health check sends its rooms to the others (what bench/hostkill.py measures).

@@ -30,6 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.errors import AppError, RateLimited, Unavailable, error_json
 from app.guards.http import client_of
+from app.metrics import M
 
 # The scope key under which a socket's `_Place` reaches the app (`park`).
 PLACE = "rummy.opening"
@@ -104,6 +105,7 @@ class HandshakeGate:
             return
         if self.opening >= self.limit:
             self.refused += 1
+            M.handshakes_refused.inc()
             busy = Unavailable("too many sockets opening at once: try again soon")
             await _refuse(scope, receive, send, busy, 1 + self.opening / self.limit)
             return

@@ -18,6 +18,8 @@ from limits import RateLimitItem, parse
 from limits.aio.storage import MemoryStorage, RedisStorage, Storage
 from limits.aio.strategies import SlidingWindowCounterRateLimiter
 
+from app.metrics import M
+
 log = logging.getLogger("rummy.ratelimit")
 
 KINDS = ("create", "join", "move", "auth_fail", "frame")
@@ -91,6 +93,7 @@ class RateLimits:
             ask = limiter.hit if spend else limiter.test
             if await ask(rate, kind, client):
                 return None
+            M.rate_limited[kind].inc()
             return await self._wait(limiter, rate, kind, client)
         except Exception as exc:
             self._log_outage(exc)

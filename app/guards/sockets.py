@@ -16,6 +16,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from app.errors import AppError, RateLimited, error_payload
 from app.guards.http import AUTH_FAIL_STATUS, send_error
 from app.guards.ratelimit import RateLimits
+from app.metrics import M
 
 WS_CLOSE_IDLE = 4408
 WS_CLOSE_RATE_LIMITED = 4429
@@ -105,6 +106,7 @@ class IdleSweeper:
         # waits while the client's TCP window is shut, and one such client must not hold
         # up the sweep of the others.
         message = {"type": "websocket.close", "code": WS_CLOSE_IDLE, "reason": _IDLE_REASON}
+        M.socket_closes[WS_CLOSE_IDLE].inc()
         task = asyncio.get_running_loop().create_task(_close_quietly(sock.send, message))
         self._closing.add(task)
         task.add_done_callback(self._closing.discard)
@@ -159,6 +161,7 @@ class _GuardedSocket:
                 self.sweeper.watch(sock)
         elif kind == "websocket.close":
             sock.closed = True
+            M.socket_closes[message.get("code", 1000)].inc()
             if not sock.accepted or message.get("code") in _AUTH_FAIL_CLOSE:
                 if message.get("code", 1000) != 1000:
                     await self.failed_check()
@@ -170,6 +173,7 @@ class _GuardedSocket:
     async def _close(self, code: int, reason: str) -> Message:
         if not self.sock.closed:
             self.sock.closed = True
+            M.socket_closes[code].inc()
             await self.sock.send({"type": "websocket.close", "code": code, "reason": reason})
         return _disconnect(code, reason)
 

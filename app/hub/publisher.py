@@ -19,6 +19,8 @@ from typing import Any
 
 from redis.exceptions import RedisError
 
+from app.metrics import M
+
 log = logging.getLogger("rummy.redis_hub")
 
 MAX_BATCH = 256  # PUBLISHes in one pipeline
@@ -37,9 +39,12 @@ class Publisher:
         self._task = asyncio.create_task(self._run(), name="redis-hub-publish")
 
     def put(self, channel: str, message: str) -> None:
-        if len(self._waiting) == MAX_WAITING and not self._dropping:
-            self._dropping = True
-            log.warning("Redis is behind: dropping the oldest waiting events")
+        if len(self._waiting) == MAX_WAITING:
+            M.hub_dropped.inc()  # the oldest, pushed out by this one
+            if not self._dropping:
+                self._dropping = True
+                log.warning("Redis is behind: dropping the oldest waiting events")
+        M.hub_published.inc()
         self._waiting.append((channel, message))
         self._wake.set()
 
@@ -67,5 +72,9 @@ class Publisher:
             pipe = self._redis.pipeline(transaction=False)
             for channel, message in batch:
                 pipe.publish(channel, message)
-            await pipe.execute()
+            try:
+                await pipe.execute()
+            except (RedisError, OSError):
+                M.hub_dropped.inc(len(batch))
+                raise
         self._dropping = False

@@ -48,6 +48,7 @@ from app.hub.local import LocalHub
 from app.hub.protocol import Event, Listener, Presence, away_of
 from app.hub.publisher import Publisher
 from app.hub.sealed import open_event, seal_event
+from app.metrics import M
 from app.persist.sealing import StateCipher
 
 log = logging.getLogger("rummy.redis_hub")
@@ -184,6 +185,7 @@ class RedisHub(LocalHub):
             event = open_event(self._cipher, room, heard)
             if event is None:
                 return
+            M.hub_received.inc()
             self._note(room, event)
             self._deliver(room, event)
         except Exception:  # one bad message must not stop the fan-out

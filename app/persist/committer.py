@@ -19,9 +19,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from datetime import datetime
 
 from app.errors import StaleVersion
+from app.metrics import M
 from app.persist.records import Commit, Snapshot
 from app.persist.store import Writer
 
@@ -70,8 +72,11 @@ class GroupCommitter:
                 raise
 
     async def _write(self, batch: list[_Item]) -> None:
+        began = time.perf_counter()
         try:
             results = await self._writer.commit_many([(r, e, n) for r, e, n, _ in batch])
+            M.commit_seconds.observe(time.perf_counter() - began)
+            M.commit_batch.observe(len(batch))
         except Exception:
             log.warning("group commit of %d entries failed; one by one", len(batch), exc_info=True)
             for item in batch:

@@ -180,8 +180,26 @@ def serve(fd_in: int, fd_out: int) -> None:
         _write_all(fd_out, frame(reply))
 
 
+class _JsonLines(logging.Formatter):
+    """The server's RUMMY_LOG_FORMAT=json lines (app/logsetup.py), which this script, of the
+    standard library only, cannot import."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        import json
+        from datetime import UTC, datetime
+
+        moment = datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds")
+        line = {"time": moment, "level": record.levelname, "logger": record.name}
+        line["message"] = record.getMessage()
+        if record.exc_info:
+            line["exc"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False)
+
+
 if __name__ == "__main__":
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    if os.environ.get("RUMMY_LOG_FORMAT", "").lower() == "json":
+        logging.root.handlers[0].setFormatter(_JsonLines())
     # Ctrl-C in a terminal reaches the whole process group: the server then stops
     # gracefully and may still commit; this process ends when the server closes its input.
     signal.signal(signal.SIGINT, signal.SIG_IGN)

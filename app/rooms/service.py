@@ -22,6 +22,7 @@ from typing import Any, Unpack
 
 import rules
 from app.errors import AppError, RoomFull, StaleVersion, WaitingForPlayers
+from app.metrics import M, hand_ended, refused
 from app.persist import Commit, Snapshot
 from app.persist.records import lowest_free_seat, seat_taken
 from app.rooms import setup
@@ -58,7 +59,11 @@ class RoomService(RoomReads):
         the room back."""
         await self.store.create(room)
         self.snapshots.put(room)
-        log.info("room created: %s %s %d players", room.mode, room.variant, room.players)
+        M.rooms_created[room.variant][room.mode].inc()
+        log.info(
+            "room created: %s %s %d players", room.mode, room.variant, room.players,
+            extra={"room": room.id},
+        )  # fmt: skip
 
     async def join(self, room_id: str, name: str | None) -> tuple[int, str]:
         """Take the lowest free seat; returns it and its token. Raises RoomFull."""
@@ -134,6 +139,9 @@ class RoomService(RoomReads):
                             raise
                         continue
                     return await self.turn_steps.after_commit(snap)
+        except (AppError, rules.IllegalMove) as exc:
+            refused(seen or self.snapshots.peek(room_id), exc.code)
+            raise
         finally:
             if back:
                 self._returning.discard((room_id, seat))
@@ -279,6 +287,9 @@ class RoomService(RoomReads):
         )
         carry_seat_infos(snap, after)
         self.snapshots.put(after)
+        M.accepted[entry.kind][snap.variant].inc()
+        if entry.hand_ended:
+            hand_ended(snap.variant, entry.state.phase)
         # The event carries what changed, so other processes (RedisHub) update their cached
         # snapshot of this room instead of reading it back from the database.
         event = {

@@ -23,12 +23,14 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any, TypeVar
 
 import rules
+from app import logsetup
 from app.turns import strategies
 
 T = TypeVar("T")
 
 
 def _start_worker(budget_ms: float) -> None:
+    logsetup.configure_child()  # a strategy's warning logs as the server's lines do
     strategies.set_budget(budget_ms)
 
 

@@ -13,6 +13,7 @@ import secrets
 
 import rules
 from app.errors import StaleVersion
+from app.metrics import M
 from app.persist.records import Commit, Snapshot
 from app.rooms.entries import PLAYING
 from app.rooms.port import RoomPort
@@ -75,7 +76,8 @@ class ComputerTurns:
         the event loop, and the state after it: a computer seat, a stand-in and the turn
         timer all play through here."""
         view = rules.seat_view(state, seat)
-        move = await self.pool.choose(room_id, name, view)
+        with M.bot_seconds[name].time():
+            move = await self.pool.choose(room_id, name, view)
         try:
             return move, rules.apply(state, seat, move)
         except rules.IllegalMove:

@@ -4,34 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import json
-import random
 from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
+from opskit import Greedy
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
-
-import rules
 
 PLAYING = ("draw", "play")
 WAIT = 20.0  # seconds any single expected frame may take; a bound, not a speed assertion
 
 
-class Chooser:
-    """The greedy bot's move for a wire `state` (the seat view plus the room's fields)."""
-
-    def __init__(self, seed: int = 1) -> None:
-        from bots import get_strategy
-
-        self._strategy = get_strategy("greedy")
-        self._rng = random.Random(seed)
-        self._fields = set(rules.SeatView.model_fields)
-
-    def choose(self, state: dict[str, Any]) -> dict[str, Any]:
-        view = rules.SeatView.model_validate({k: v for k, v in state.items() if k in self._fields})
-        move = self._strategy.choose(view, list(rules.legal_moves(view)), self._rng)
-        return rules.move_to_json(move)
+Chooser = Greedy  # the greedy bot's move for a wire `state` (tests/opskit.py)
 
 
 async def create_room(

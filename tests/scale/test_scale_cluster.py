@@ -38,6 +38,8 @@ def cluster(services: Any, tmp_path: Path) -> Iterator[tuple[str, list[int]]]:
         "CLUSTER_PORT": str(port),
         "CLUSTER_BASE_PORT": str(base),
         "CLUSTER_DIR": str(tmp_path),
+        # No metrics: their default ports (the base + 101, ...) are not known to be free.
+        "CLUSTER_METRICS_BASE_PORT": "0",
         # The key the suite's other servers of this database seal with (their default, run
         # from the project's root): a new one would not open their rooms, and a server
         # refuses to start on a key that opens none of its database's rooms.
