@@ -182,8 +182,7 @@ class RedisHub(LocalHub):
             heard: dict[str, Any] = json.loads(data)
             if heard.pop("origin", None) == self.process:
                 return  # delivered locally when it was published
-            event = open_event(self._cipher, room, heard)
-            if event is None:
+            if (event := open_event(self._cipher, room, heard)) is None:
                 return
             M.hub_received.inc()
             self._note(room, event)
