@@ -30,7 +30,9 @@ class InvalidRecord(InvalidRequest):
 
 class RecordMove(BaseModel):
     seat: int = Field(ge=0, le=7, strict=True)
-    move: rules.Move
+    move: rules.ShownMove = Field(
+        description="a draw from the discard pile names the card it took; a stock draw none"
+    )
 
 
 class RecordHand(BaseModel):
@@ -134,13 +136,29 @@ def replay_of(
 ) -> tuple[rules.GameState, list[tuple[int, rules.Move]]]:
     """A record's hand as `rules.replay` takes it: the start and the (seat, move) pairs."""
     start = record_start(record, hand, record.hands.index(hand))
-    return start, [(m.seat, m.move) for m in hand.moves]
+    moves: list[tuple[int, rules.Move]] = [(m.seat, m.move) for m in hand.moves]
+    _check_pickups(start, moves, hand.number)
+    return start, moves
 
 
 def log_moves(hand: LogHand) -> tuple[list[tuple[int, rules.Move]], list[int | None]]:
-    """A log hand's (seat, move) pairs and their versions."""
-    moves: list[LogMove] = hand.moves
-    return [(m.seat, m.move) for m in moves], [m.version for m in moves]
+    """A log hand's (seat, move) pairs and their versions.
+
+    Raises:
+        InvalidRecord: a draw names a card it did not take."""
+    logged: list[LogMove] = hand.moves
+    moves: list[tuple[int, rules.Move]] = [(m.seat, m.move) for m in logged]
+    _check_pickups(hand.start, moves, hand.hand)
+    return moves, [m.version for m in logged]
+
+
+def _check_pickups(
+    start: rules.GameState, moves: list[tuple[int, rules.Move]], number: int
+) -> None:
+    try:
+        rules.check_pickups(start, moves)
+    except rules.IllegalMove as exc:
+        raise InvalidRecord(f"hand {number}: {exc.message}") from None
 
 
 def pick(numbers: Sequence[int], wanted: int | None) -> int:

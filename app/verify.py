@@ -203,7 +203,8 @@ def _check_play(entry: dict[str, Any], start: rules.GameState, report: HandRepor
     problems: list[str] = []
     try:
         moves = [
-            (int(m["seat"]), rules.parse_move(m["move"]), int(m["version"])) for m in entry["moves"]
+            (int(m["seat"]), rules.parse_shown_move(m["move"]), int(m["version"]))
+            for m in entry["moves"]
         ]
         votes = [int(v["version"]) for v in entry.get("votes", [])]
         # A stand-in's start or end takes a version too (API.md v1.1, stand-in).
@@ -223,6 +224,10 @@ def _check_play(entry: dict[str, Any], start: rules.GameState, report: HandRepor
         )
     if [v for *_, v in moves] != sorted(v for *_, v in moves):
         problems.append("the moves are not in version order")
+    try:
+        rules.check_pickups(start, [(seat, move) for seat, move, _ in moves])
+    except rules.IllegalMove as exc:
+        problems.append(f"a draw misnames its card: {exc.message}")
     try:
         state = rules.replay(start, [(seat, move) for seat, move, _ in moves])
     except rules.IllegalMove:

@@ -23,6 +23,9 @@ Public API (everything else is internal and may change):
     hand_from_deal(variant, players, *, deal, hand_seed, dealer, scores, ...) -> GameState
                                                a hand's start from a match record's parts
     parse_move(data) -> Move                   move_to_json(move) -> dict
+    parse_shown_move(data) -> ShownMove        a move as a log or record shows it
+    name_pickups(start, moves) -> [(seat, ShownMove)]   a hand's moves as seats saw them
+    check_pickups(start, moves)                raises InvalidMove for a misnamed pickup
     determinize(view, others, stock, discard, seed) -> GameState   (bots' lookahead)
 
 The fast engine behind all of this (mutable `Game`, tuple moves) lives in `rules.engine`
@@ -95,8 +98,9 @@ from rules.moves import (
     VoteKind,
     move_to_json,
     parse_move,
+    parse_shown_move,
 )
-from rules.pickups import discard_pickups
+from rules.pickups import check_pickups, discard_pickups, name_pickups
 from rules.reducer import apply, hand_start, new_game, replay, vote
 from rules.replays import ReplayStep, hand_from_deal, replay_steps
 from rules.state import Deal, GameState, HandResult, LastMove, TableMeld, Votes
@@ -115,7 +119,10 @@ from rules.view import (
 )
 
 __all__ = [
+    "check_pickups",
     "discard_pickups",
+    "name_pickups",
+    "parse_shown_move",
     "SENT_WHOLE",
     "VARIANTS",
     "AlreadyDrawn",

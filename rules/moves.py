@@ -92,12 +92,14 @@ Move = Annotated[Draw | Meld | LayOff | Swap | Discard, Field(discriminator="typ
 
 
 class ShownDraw(Draw):
-    """A draw as the table shows it (`last_move`): it names the card when that was face up."""
+    """A draw as the table shows it (`last_move`, the log, records): it names the card when
+    that was face up."""
 
     card: CardCode | None = Field(
         None,
         description="the card taken from the discard pile; a stock draw names none "
         "(except in the drawing seat's own view)",
+        exclude_if=lambda card: card is None,  # named or left out, as `move_to_json` does
     )
 
 
@@ -131,6 +133,7 @@ ShownMoveData = Annotated[
 VoteKind = Literal["next_hand", "new_match"]
 
 _MOVE_ADAPTER: TypeAdapter[Move] = TypeAdapter(Move)
+_SHOWN_ADAPTER: TypeAdapter[ShownMove] = TypeAdapter(ShownMove)
 
 
 def parse_move(data: Any) -> Move:
@@ -144,6 +147,23 @@ def parse_move(data: Any) -> Move:
     """
     try:
         return _MOVE_ADAPTER.validate_python(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"])
+        raise InvalidMove(f"malformed move: {where}: {first['msg']}") from None
+
+
+def parse_shown_move(data: Any) -> ShownMove:
+    """Read a move as the table shows it (a log's, a record's): a draw may name its card.
+
+    Raises:
+        InvalidMove: the object is not one of the five move shapes.
+
+    >>> parse_shown_move({"type": "draw", "source": "discard", "card": "7H"}).card
+    '7H'
+    """
+    try:
+        return _SHOWN_ADAPTER.validate_python(data)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])

@@ -1,4 +1,6 @@
-"""The hand log (GET /log) and the recent moves (GET /recent): what every seat saw happen."""
+"""The hand log (GET /log) and the recent moves (GET /recent): what every seat saw happen.
+A draw from the discard pile names the card it took in the move itself (docs/api.md, "One
+shape for a named pickup")."""
 
 from __future__ import annotations
 
@@ -11,11 +13,8 @@ from app.choices import BotLevel
 class LogMove(BaseModel):
     version: int
     seat: int
-    move: rules.Move
-    card: str | None = Field(
-        None,
-        pattern=r"^(?:[A2-9TJQK][CDHS]|JK)$",
-        description="a draw from the discard pile: the card it took (face up); else null",
+    move: rules.ShownMove = Field(
+        description="a draw from the discard pile names the card it took (`card`, face up)"
     )
 
 
@@ -66,5 +65,6 @@ class RecentMoves(BaseModel):
     hand_number: int
     since: int
     moves: list[LogMove] = Field(
-        description="in version order; a discard draw names its card (`card`), a stock draw none"
+        description="in version order; a discard draw names its card (`move.card`), a stock "
+        "draw none"
     )

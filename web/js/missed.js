@@ -65,7 +65,7 @@ export function awaySummary(view, moves) {
   for (const m of moves) {
     const name = m.seat === view.seat ? t("missedForYou") : seatName(view, m.seat);
     if (m.move?.type === "draw" && m.move.source === "discard") {
-      lines.push(t("missedPickup", { name, card: cardsShort(m.card ? [m.card] : []) }));
+      lines.push(t("missedPickup", { name, card: cardsShort(m.move.card ? [m.move.card] : []) }));
     } else if (m.move?.type === "meld") {
       lines.push(t("missedMeld", { name, cards: (m.move.melds || []).map((g) => cardsShort(g)).join(" · ") }));
     }
