@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 
 from app.api.deps import ServiceDep
 from app.api.names import Name
-from app.api.responses import BODY, errors
+from app.api.responses import BODY, errors, limited
 from app.social.challenges import ChallengeResult, Seated
 from app.social.registry import friends_of
 
@@ -62,7 +62,10 @@ def _answer(request: Request, seated: Seated) -> ChallengeSeat:
 
 
 @router.post(
-    "/challenges", status_code=201, response_model=ChallengeSeat, responses=errors(*BODY, 429)
+    "/challenges",
+    status_code=201,
+    response_model=ChallengeSeat,
+    responses={**limited(201), **errors(*BODY)},
 )
 async def create_challenge(
     body: ChallengeRequest, service: ServiceDep, request: Request
@@ -78,7 +81,7 @@ async def create_challenge(
     "/challenges/{challenge}/play",
     status_code=201,
     response_model=ChallengeSeat,
-    responses=errors(404, *BODY, 429),
+    responses={**limited(201), **errors(404, *BODY)},
 )
 async def play_challenge(
     challenge: ChallengeId, service: ServiceDep, request: Request, body: PlayRequest | None = None

@@ -14,7 +14,7 @@ from starlette.concurrency import run_in_threadpool
 
 import rules
 from app.api.deps import RoomId, SeatDep, ServiceDep
-from app.api.responses import BODY, SEAT, errors
+from app.api.responses import BODY, SEAT, errors, limited
 from app.errors import Unauthorized
 from app.match_records import (
     InvalidRecord,
@@ -90,7 +90,7 @@ async def get_replay(
 @router.post(
     "/replays",
     response_model=Replay,
-    responses=errors(*BODY, 409, e409=_NOT_OVER),
+    responses={**limited(200), **errors(*BODY, 409, e409=_NOT_OVER)},
 )
 def replay_record(body: MatchRecord | LogBody, hand: HandQuery = None) -> Replay:
     """A hand of a match record (docs/record.md) or of a room's log, step by step, with no

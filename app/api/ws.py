@@ -36,11 +36,13 @@ from app.errors import (
     AppError,
     Forbidden,
     InvalidRequest,
+    MalformedMove,
     RoomExpired,
     RoomNotFound,
     Unauthorized,
     Unavailable,
     error_payload,
+    field_errors,
 )
 from app.rooms.service import RoomService
 from app.social.registry import friends_of
@@ -286,12 +288,11 @@ async def _handle(
             vote = VoteRequest.model_validate(data, extra="ignore")
             await service.cast(room, seat, vote.vote, vote.version)
         else:
-            raise InvalidRequest('type must be "move", "vote" or "ping"')
+            raise InvalidRequest('type must be "move", "vote", "chat" or "ping"')
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        error = rules.InvalidMove if kind == "move" else InvalidRequest
-        raise error(f"{where}: {first['msg']}") from None
+        message, details = field_errors(exc.errors())
+        error = MalformedMove if kind == "move" else InvalidRequest
+        raise error(message, details=details) from None
 
 
 def _send_now(websocket: WebSocket) -> SendNow:

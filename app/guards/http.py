@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import re
 
-from starlette.types import Receive, Scope, Send
+from starlette.types import Message, Receive, Scope, Send
 
 from app.errors import AppError, error_json
 
@@ -25,16 +25,35 @@ _CHALLENGE_PLAY_PATH = re.compile(r"^/api/challenges/[^/]+/play/?$")
 AUTH_FAIL_STATUS = frozenset({401, 403, 404})
 
 
-async def send_error(send: Send, exc: AppError, retry: float | None = None) -> None:
+async def send_error(
+    send: Send,
+    exc: AppError,
+    retry: float | None = None,
+    extra: list[tuple[bytes, bytes]] | None = None,
+) -> None:
     status, body = error_json(exc)
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),
+        *(extra or ()),
     ]
     if retry is not None:
         headers.append((b"retry-after", str(max(1, math.ceil(retry))).encode()))
     await send({"type": "http.response.start", "status": status, "headers": headers})
     await send({"type": "http.response.body", "body": body})
+
+
+def with_headers(send: Send, headers: list[tuple[bytes, bytes]]) -> Send:
+    """`send`, adding `headers` to the answer's start."""
+    if not headers:
+        return send
+
+    async def send_with(message: Message) -> None:
+        if message["type"] == "http.response.start":
+            message = {**message, "headers": [*message.get("headers", ()), *headers]}
+        await send(message)
+
+    return send_with
 
 
 def client_of(scope: Scope) -> str:
