@@ -101,6 +101,7 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.include_router(challenges.router)
     app.include_router(health.router)
     app.include_router(asyncapi.router)
+    openapi.summarize(app)
     static.install(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
 
     guards.install(app, settings)

@@ -54,7 +54,7 @@ class MatchRecord(BaseModel):
     """A match's finished hands, self-contained (`rummy-record/1`, docs/record.md)."""
 
     format: Literal["rummy-record/1"] = RECORD_FORMAT
-    variant: str = Field(max_length=32)
+    variant: rules.VariantName
     options: RoomOptions
     players: list[Annotated[str, Field(max_length=64)]] = Field(
         min_length=2, max_length=8, description="the seats' names, by seat"

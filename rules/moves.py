@@ -32,6 +32,9 @@ SENT_WHOLE = ConfigDict(
 # `legal.layoffs[].end` are one enum in generated clients, not one per field.
 End = TypeAliasType("End", Literal["low", "high"])
 
+# Where a draw takes its card from: a move's `source` and `legal.draw` alike.
+DrawSource = TypeAliasType("DrawSource", Literal["stock", "discard"])
+
 
 def _type_required(schema: dict[str, Any]) -> None:
     # `type` has a default here (`Draw(source="stock")`), yet on the wire it is the union's
@@ -49,7 +52,7 @@ class Draw(Tagged):
     """Take the top card of the stock or of the discard pile."""
 
     type: Literal["draw"] = "draw"
-    source: Literal["stock", "discard"]
+    source: DrawSource
 
 
 class Meld(Tagged):
@@ -130,7 +133,7 @@ def _as_it_is(value: Any) -> Any:
 ShownMoveData = Annotated[
     dict[str, str | list[str] | list[list[str]]], GetPydanticSchema(_shown_move_schema)
 ]
-VoteKind = Literal["next_hand", "new_match"]
+VoteKind = TypeAliasType("VoteKind", Literal["next_hand", "new_match"])
 
 _MOVE_ADAPTER: TypeAdapter[Move] = TypeAdapter(Move)
 _SHOWN_ADAPTER: TypeAdapter[ShownMove] = TypeAdapter(ShownMove)

@@ -7,15 +7,18 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, TypeAlias
 
 from pydantic import Field, model_validator
+from typing_extensions import TypeAliasType
 
 from rules.boundary.carried import Carrier
 from rules.moves import SENT_WHOLE, CardCode, Frozen, ShownMoveData
 from rules.variants import VariantName
 
-PhaseName = Literal["waiting", "draw", "play", "hand_over", "match_over"]
+# One named enum in JSON Schema, wherever a view or a state has a phase.
+Phase = TypeAliasType("Phase", Literal["waiting", "draw", "play", "hand_over", "match_over"])
+PhaseName: TypeAlias = Phase
 
 
 class LastMove(Frozen):

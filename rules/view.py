@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Any
 
 from pydantic import Field
 
@@ -29,7 +29,7 @@ from rules.errors import InvalidMove
 from rules.joker_places import joker_places
 from rules.melds import END_ANY, END_HIGH, END_LOW, TMeld
 from rules.meldsearch import single_melds
-from rules.moves import SENT_WHOLE, CardCode, End, Frozen
+from rules.moves import SENT_WHOLE, CardCode, DrawSource, End, Frozen
 from rules.shuffle import commitment
 from rules.state import GameState, HandResult, LastMove, PhaseName, TableMeld, Votes
 from rules.variants import VariantName
@@ -72,7 +72,7 @@ class Opening(Frozen):
 class Legal(Frozen):
     """What the seat to act may do now (API.md v1.1 `legal`); the server still decides."""
 
-    draw: tuple[Literal["stock", "discard"], ...] = Field(description="sources open now")
+    draw: tuple[DrawSource, ...] = Field(description="sources open now")
     discard: tuple[CardCode, ...] = Field(description="cards that may be discarded now")
     layoffs: tuple[LegalLayoff, ...] = Field(description="single-card lay-offs open now")
     swaps: tuple[LegalSwap, ...] = Field(description="rummy51 joker swaps open now")

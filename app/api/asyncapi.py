@@ -13,7 +13,7 @@ import json
 import re
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
@@ -183,7 +183,7 @@ def document() -> dict[str, Any]:
         "asyncapi": "3.0.0",
         "info": {
             "title": "rummy websocket",
-            "version": "1.2",
+            "version": "1.3",
             "description": "One socket per seat (or spectator) of a room: the seat's view "
             "after every change, presence, chat, and moves and votes the other way. The REST "
             "API is in /openapi.json; both documents share their schemas.\n\n" + RECONNECT,
@@ -220,11 +220,34 @@ def document() -> dict[str, Any]:
     }
 
 
+# Where `make run` serves: the server of the copy in docs/asyncapi.json.
+DEFAULT_HOST = "127.0.0.1:8000"
+
+
+def with_server(host: str = DEFAULT_HOST, secure: bool = False) -> dict[str, Any]:
+    """The document with its `servers`: the one it was fetched from (AsyncAPI 3.0's Server
+    Object: host and protocol; the channel's address is the path)."""
+    doc = document()
+    server = {
+        "host": host,
+        "protocol": "wss" if secure else "ws",
+        "title": "This rummy server",
+        "description": "The server this document was fetched from: its REST API "
+        f"({'https' if secure else 'http'}://{host}/openapi.json) shares the schemas.",
+    }
+    channels = {
+        name: {**channel, "servers": [{"$ref": "#/servers/this"}]}
+        for name, channel in doc["channels"].items()
+    }
+    return {**doc, "servers": {"this": server}, "channels": channels}
+
+
 @router.get("/asyncapi.json", include_in_schema=False)
-async def get_asyncapi() -> JSONResponse:
+async def get_asyncapi(request: Request) -> JSONResponse:
     """The AsyncAPI document of the websocket (like /openapi.json, not listed in it)."""
-    return JSONResponse(document())
+    secure = request.url.scheme in ("https", "wss")
+    return JSONResponse(with_server(request.url.netloc or DEFAULT_HOST, secure))
 
 
 if __name__ == "__main__":
-    print(json.dumps(document(), indent=2, ensure_ascii=False))
+    print(json.dumps(with_server(), indent=2, ensure_ascii=False))

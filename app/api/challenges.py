@@ -7,9 +7,11 @@ from typing import Annotated
 from fastapi import APIRouter, Path, Request
 from pydantic import BaseModel, Field
 
+import rules
 from app.api.deps import ServiceDep
 from app.api.names import Name
 from app.api.responses import BODY, errors, limited
+from app.choices import BotName
 from app.social.challenges import ChallengeResult, Seated
 from app.social.registry import friends_of
 
@@ -22,11 +24,11 @@ ChallengeId = Annotated[
 
 
 class ChallengeRequest(BaseModel):
-    variant: str = Field("classic", max_length=32, examples=["classic", "basic", "rummy51"])
+    variant: rules.VariantName = "classic"
     players: int | None = Field(
         None, ge=2, le=8, strict=True, description="default: the variant's fewest"
     )
-    bots: dict[str, Annotated[str, Field(max_length=32)]] = Field(
+    bots: dict[str, BotName] = Field(
         default_factory=dict,
         max_length=8,
         description='seat number -> bot level, e.g. {"1": "hard"}; unnamed seats the default',
@@ -74,7 +76,8 @@ async def create_challenge(
     challenge's secret seed. Share `challenge_url`: a friend plays the same deals."""
     name = body.name.strip() or "Player 1"
     challenges = friends_of(service).challenges
-    return _answer(request, await challenges.create(body.variant, body.players, body.bots, name))
+    bots = dict[str, str](body.bots)
+    return _answer(request, await challenges.create(body.variant, body.players, bots, name))
 
 
 @router.post(

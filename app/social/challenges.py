@@ -24,6 +24,7 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import rules
+from app.choices import BotName
 from app.errors import AppError, InvalidRequest, NotFound
 from app.persist import NewSeat
 from app.rooms.service import RoomService
@@ -54,9 +55,11 @@ class Entry(BaseModel):
 
 class ChallengeResult(BaseModel):
     challenge: str
-    variant: str
+    variant: rules.VariantName
     players: int
-    bots: dict[str, str] = Field(description="seat number -> bot level, the same in every entry")
+    bots: dict[str, BotName] = Field(
+        description="seat number -> bot level, the same in every entry"
+    )
     entries: list[Entry]
 
 

@@ -99,6 +99,33 @@ def test_no_model_field_is_typed_any(generated: Any) -> None:
     assert untyped == [] and checked > 200  # every model's fields, not none
 
 
+def test_closed_sets_are_enums_everywhere(generated: Any) -> None:
+    """Every `variant`, `phase`, `mode` and error `code` of every generated model is the one
+    enum class of its concept, never a free `str` (docs/api.md, "One enum per concept")."""
+    concepts = {
+        "variant": generated.models.VariantName,
+        "phase": generated.models.Phase,
+        "mode": generated.models.Mode,
+        "code": generated.models.ErrorCode,
+        "source": generated.models.DrawSource,
+        "vote": generated.models.VoteKind,
+    }
+    loose, checked = [], 0
+    for name in dir(generated.models):
+        model = getattr(generated.models, name)
+        if not isinstance(model, type) or not hasattr(model, "to_dict"):
+            continue
+        names = {**vars(generated.models), **vars(sys.modules[model.__module__])}
+        for field, hint in typing.get_type_hints(model, names).items():
+            enum = concepts.get(field)
+            if enum is None:
+                continue
+            checked += 1
+            if hint is not enum and enum not in typing.get_args(hint):
+                loose.append(f"{name}.{field}: {hint}")
+    assert loose == [] and checked >= 15
+
+
 def test_the_move_call_returns_a_view(generated: Any) -> None:
     post_move = _operations(generated)["post_move"]
     answer = inspect.signature(post_move.sync, eval_str=True).return_annotation
