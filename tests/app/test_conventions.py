@@ -119,9 +119,12 @@ async def test_cors_answers_only_allowed_origins(
     assert "RateLimit" in seen.headers["access-control-expose-headers"]
     stranger = {**preflight, "Origin": "https://stranger.example"}
     assert (await http.options("/api/rooms", headers=stranger)).status_code == 400
-    assert "access-control-allow-origin" not in (
-        await http.get("/api/variants", headers={"Origin": "https://stranger.example"})
-    ).headers
+    assert (
+        "access-control-allow-origin"
+        not in (
+            await http.get("/api/variants", headers={"Origin": "https://stranger.example"})
+        ).headers
+    )
     # Off by default: a preflight is an OPTIONS like any other.
     async with httpx.AsyncClient(base_url=live_server) as plain:
         answer = await plain.options("/api/rooms", headers=preflight)
