@@ -1,4 +1,4 @@
-"""App errors: each has a stable `code` (public API, one of `app.choices.ErrorCode`, each
+"""App errors: each has a stable `code` (public API, one of `rummy_wire.choices.ErrorCode`, each
 explained in docs/api.md) and an HTTP status.
 
 Rules errors (rules.IllegalMove) are mapped beside these in main.py's one handler.
@@ -10,7 +10,7 @@ import json
 from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
-from app.choices import ErrorCode
+from rummy_wire.choices import ErrorCode
 
 
 class AppError(Exception):

@@ -37,7 +37,6 @@ from app.api import (
 )
 from app.api.catchup import catch_up_forever
 from app.api.fanout import Fanout
-from app.choices import ErrorCode
 from app.clock import Clock, utcnow
 from app.config import Settings, get_settings
 from app.db import create_engine
@@ -59,6 +58,7 @@ from app.social.registry import attach as attach_friends
 from app.testclock import offset_clock
 from app.turns.drivers import Turns
 from app.views import ErrorBody
+from rummy_wire.choices import ErrorCode
 
 log = logging.getLogger("rummy")
 

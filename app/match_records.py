@@ -1,4 +1,4 @@
-"""Match records (API.md v1.2, docs/record.md): a finished match, self-contained, in the
+"""Match records (docs/api.md, docs/record.md): a finished match, self-contained, in the
 versioned format `rummy-record/1`, built from the room's hand log; and the way back from a
 record's hand, or a log's, to the start and moves that `rules` replays.
 
@@ -9,67 +9,19 @@ move), the players' names and the room's options. No token, no room id.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any, Final, Literal
-
-from pydantic import BaseModel, Field
+from typing import Any
 
 import rules
 from app.errors import InvalidRequest
 from app.persist.records import Snapshot
 from app.views import LogHand, LogMove, RoomOptions
-
-RECORD_FORMAT: Final = "rummy-record/1"
-HEX_64 = r"^[0-9a-f]{64}$"
+from rummy_wire.records import MatchRecord, RecordHand, RecordMove
 
 
 class InvalidRecord(InvalidRequest):
     """A record or log that is not one, or whose moves do not fit its deal."""
 
     code = "invalid_record"
-
-
-class RecordMove(BaseModel):
-    seat: int = Field(ge=0, le=7, strict=True)
-    move: rules.ShownMove = Field(
-        description="a draw from the discard pile names the card it took; a stock draw none"
-    )
-
-
-class RecordHand(BaseModel):
-    """One finished hand: replay `moves` from `deal` with `rules` to rebuild `result`."""
-
-    number: int = Field(ge=0, le=100_000, description="the log's `hand`: 0 for the room's first")
-    seed: str = Field(pattern=HEX_64, description="the hand's seed (hex), revealed after it")
-    commitment: str = Field(
-        pattern=HEX_64, description="SHA-256 shown during the hand (docs/record.md)"
-    )
-    dealer: int = Field(ge=0, le=7, strict=True, description="the seat on its left plays first")
-    start_scores: tuple[int, ...] = Field(max_length=8, description="the scores before the hand")
-    deal: rules.Deal = Field(description="hands, discard (top last), stock (top first)")
-    moves: list[RecordMove] = Field(max_length=3_000, description="in the order played")
-    result: rules.HandResult
-
-
-class MatchRecord(BaseModel):
-    """A match's finished hands, self-contained (`rummy-record/1`, docs/record.md)."""
-
-    format: Literal["rummy-record/1"] = RECORD_FORMAT
-    variant: rules.VariantName
-    options: RoomOptions
-    players: list[Annotated[str, Field(max_length=64)]] = Field(
-        min_length=2, max_length=8, description="the seats' names, by seat"
-    )
-    hands: list[RecordHand] = Field(max_length=100, description="oldest first")
-    scores: tuple[int, ...] = Field(
-        max_length=8, description="after the last hand listed: the match's result so far"
-    )
-
-
-class LogBody(BaseModel):
-    """A room's log (GET .../log) sent back to be replayed: its `hands` are what counts."""
-
-    room: str | None = Field(None, max_length=32)
-    hands: list[LogHand] = Field(max_length=16, description="a long log goes hand by hand")
 
 
 def _record_hand(hand: LogHand) -> RecordHand:

@@ -43,16 +43,10 @@ from typing import Any
 from pydantic import ValidationError
 
 import rules
-from app.match_records import (
-    RECORD_FORMAT,
-    InvalidRecord,
-    MatchRecord,
-    RecordHand,
-    log_entry,
-    record_problems,
-)
+from app.match_records import InvalidRecord, log_entry, record_problems
 from rules.cards import CODES
 from rules.shuffle import SHUFFLE_METHOD
+from rummy_wire.records import RECORD_FORMAT, MatchRecord, RecordHand
 
 HEX_DIGITS = frozenset("0123456789abcdef")
 

@@ -50,8 +50,8 @@ Where each rule of RULES.md lives:
                                             for lay-offs, swaps); rules.legal for a view
     what a seat may see, `legal`            rules.view
     shuffles, seeds, the commitment         rules.shuffle
-    the pydantic models: stored state,      rules.state, rules.moves (rules.view: views)
-      moves on the wire
+    the pydantic models: stored state,      the wire's (client/rummy_wire), named here by
+      moves on the wire                       rules.state, rules.moves, rules.view
     the reducer over those models           rules.reducer
     models <-> engine form                  rules.boundary.state, rules.boundary.moves
                                             (rules.boundary.carried: the form a model

@@ -1,10 +1,11 @@
 """The websocket described in AsyncAPI 3.0, served at /asyncapi.json (a copy ships as
 docs/asyncapi.json: `python -m app.api.asyncapi > docs/asyncapi.json`).
 
-Its schemas are made from the frame models (app/api/frames.py) by pydantic, as FastAPI makes
-OpenAPI's from the same models: a schema both documents hold (`RoomView`, `Draw`, ...) is
-the same in both (tests/app/test_asyncapi.py). The document describes the server: `send`
-operations are its frames to a client, `receive` operations a client's frames to it."""
+Its schemas are made from the frame models (client/rummy_wire/frames.py) by pydantic, as
+FastAPI makes OpenAPI's from the same models: a schema both documents hold (`RoomView`,
+`Draw`, ...) is the same in both (tests/app/test_asyncapi.py). The document describes the
+server: `send` operations are its frames to a client, `receive` operations a client's
+frames to it."""
 
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
-from app.api.frames import CLIENT_FRAMES, SERVER_FRAMES
+from rummy_wire.frames import CLIENT_FRAMES, SERVER_FRAMES
 
 router = APIRouter()
 

@@ -1,19 +1,17 @@
-"""Challenges (API.md v1.2): the same deals for two friends, each against the computer."""
+"""Challenges (docs/api.md, "Friends"): the same deals for two friends, each against the
+computer."""
 
 from __future__ import annotations
 
 from typing import Annotated
 
 from fastapi import APIRouter, Path, Request
-from pydantic import BaseModel, Field
 
-import rules
 from app.api.deps import ServiceDep
-from app.api.names import Name
 from app.api.responses import BODY, errors, limited
-from app.choices import BotName
-from app.social.challenges import ChallengeResult, Seated
+from app.social.challenges import Seated
 from app.social.registry import friends_of
+from rummy_wire.friends import ChallengeRequest, ChallengeResult, ChallengeSeat, PlayRequest
 
 router = APIRouter(prefix="/api", tags=["challenges"])
 
@@ -21,33 +19,6 @@ ChallengeId = Annotated[
     str,
     Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$", description="the challenge id"),
 ]
-
-
-class ChallengeRequest(BaseModel):
-    variant: rules.VariantName = "classic"
-    players: int | None = Field(
-        None, ge=2, le=8, strict=True, description="default: the variant's fewest"
-    )
-    bots: dict[str, BotName] = Field(
-        default_factory=dict,
-        max_length=8,
-        description='seat number -> bot level, e.g. {"1": "hard"}; unnamed seats the default',
-    )
-    name: Name = "Player 1"
-
-
-class PlayRequest(BaseModel):
-    name: Name = "Player 1"
-
-
-class ChallengeSeat(BaseModel):
-    challenge: str
-    room: str
-    seat: int
-    token: str
-    invite_url: str
-    seat_url: str
-    challenge_url: str
 
 
 def _answer(request: Request, seated: Seated) -> ChallengeSeat:

@@ -1,4 +1,4 @@
-"""Chat routes (API.md v1.2 "Chat"): post a message as a seat, read the room's messages.
+"""Chat routes (docs/api.md, "Friends"): post a message as a seat, read the room's messages.
 The websocket takes `{"type": "chat", "text"}` frames too (app/api/ws.py)."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from app.api.deps import RoomId, SeatDep, ServiceDep
 from app.api.responses import BODY, SEAT, errors
 from app.errors import Unauthorized
-from app.social.chat import ChatHistory, ChatPosted, ChatRequest
 from app.social.registry import friends_of
+from rummy_wire.friends import ChatHistory, ChatPosted, ChatRequest
 
 router = APIRouter(prefix="/api", tags=["chat"])
 

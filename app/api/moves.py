@@ -8,8 +8,8 @@ from fastapi import APIRouter, Header, Query, Response
 
 from app.api.deps import RoomId, SeatDep, SeatedDep, ServiceDep
 from app.api.responses import BODY, RATE_HEADERS, SEAT, errors, limited, view_response
-from app.api.schemas import MoveRequest, VoteRequest
 from app.views import RecentMoves, RoomView
+from rummy_wire.requests import MoveRequest, VoteRequest
 
 router = APIRouter(prefix="/api/rooms/{room}", tags=["play"])
 
@@ -50,8 +50,8 @@ async def post_move(
     the same view there and need not receive it twice.
 
     The answer comes after every computer, stand-in or timer turn that followed the move at
-    once (API.md v1.2): `version` may grow by more than one. A client that needs each step
-    reads the websocket's frames or `GET .../recent`.
+    once (docs/api.md, "Conventions"): `version` may grow by more than one. A client that
+    needs each step reads the websocket's frames or `GET .../recent`.
 
     409 `stale_version` carries the current view under `state` so the client can resync."""
     service, seat = seated.service, seated.seat
@@ -81,5 +81,5 @@ async def get_recent(
 ) -> RecentMoves:
     """The moves of the hand in play after version `since` (a path of its own: beside
     POST /moves it would make a 405 name one method only): what happened while this
-    seat was away (API.md v1.1 additions, "Seats that stay alive")."""
+    seat was away (docs/api.md, "Routes")."""
     return await service.moves_since(room, since)

@@ -3,7 +3,7 @@ and summaries.
 
 The schemas need no correction here: the models say themselves what is required
 (`rules.SENT_WHOLE`, the moves' `type` tag) and which enums are shared (`rules.End`,
-`rules.VariantName`, app/choices.py)."""
+`rummy_wire.VariantName`, client/rummy_wire/choices.py)."""
 
 from __future__ import annotations
 

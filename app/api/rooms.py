@@ -7,7 +7,6 @@ from fastapi import APIRouter, Request, Response
 import rules
 from app.api.deps import RoomId, SeatDep, ServiceDep
 from app.api.responses import BODY, ROOM, SEAT, errors, limited, view_response
-from app.api.schemas import CreateRoomRequest, JoinRequest
 from app.social.registry import friends_of
 from app.views import (
     CreatedRoom,
@@ -17,6 +16,7 @@ from app.views import (
     RoomView,
     build_summary,
 )
+from rummy_wire.requests import CreateRoomRequest, JoinRequest
 
 router = APIRouter(prefix="/api", tags=["rooms"])
 

@@ -31,7 +31,6 @@ from pydantic import ValidationError
 import rules
 from app.api.fanout import Audience, Fanout
 from app.api.outbox import CLOSE_BEHIND, Outbox, SendNow
-from app.api.schemas import MoveRequest, VoteRequest
 from app.errors import (
     AppError,
     Forbidden,
@@ -46,6 +45,7 @@ from app.errors import (
 )
 from app.rooms.service import RoomService
 from app.social.registry import friends_of
+from rummy_wire.requests import MoveRequest, VoteRequest
 
 router = APIRouter()
 log = logging.getLogger("rummy.ws")

@@ -10,7 +10,7 @@ import rules
 from app.persist.records import LogEntry, Snapshot
 from app.persist.store import Store
 from app.rooms.port import STAND_IN
-from app.views.log import LogHand, LogMove, LogStandIn, LogVote, RecentMoves
+from rummy_wire.log import LogHand, LogMove, LogStandIn, LogVote, RecentMoves
 
 
 async def moves_since(store: Store, snap: Snapshot, since: int) -> RecentMoves:

@@ -19,12 +19,11 @@ from __future__ import annotations
 import json
 import secrets
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 import rules
-from app.choices import BotName
 from app.errors import AppError, InvalidRequest, NotFound
 from app.persist import NewSeat
 from app.rooms.service import RoomService
@@ -33,34 +32,11 @@ from app.rooms.tokens import hash_token, new_token
 from app.social.keys import derive
 from app.social.models import Challenge, ChallengeEntry
 from app.social.newroom import open_room
+from rummy_wire.friends import ChallengeResult, Entry, EntryHand
 
 
 class ChallengeNotFound(NotFound):
     code = "challenge_not_found"
-
-
-class EntryHand(BaseModel):
-    hand: int = Field(description="the hand's number in the log: 0 for the first")
-    points: list[int]
-    winner: int | None
-
-
-class Entry(BaseModel):
-    name: str
-    room: str
-    finished: bool = Field(description="its match is over")
-    hands: list[EntryHand] = Field(description="only hands that are over")
-    match_winner: int | None
-
-
-class ChallengeResult(BaseModel):
-    challenge: str
-    variant: rules.VariantName
-    players: int
-    bots: dict[str, BotName] = Field(
-        description="seat number -> bot level, the same in every entry"
-    )
-    entries: list[Entry]
 
 
 class Seated(BaseModel):

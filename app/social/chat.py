@@ -14,10 +14,9 @@ from __future__ import annotations
 import asyncio
 import unicodedata
 import weakref
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, timedelta
 from typing import Any
 
-from pydantic import BaseModel, Field
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -27,6 +26,7 @@ from app.persist.sealing import StateCipher
 from app.rooms.service import RoomService
 from app.social.models import ChatMessage
 from app.social.options import RoomSocialRows
+from rummy_wire.friends import ChatMessage as ChatEntry
 
 MAX_CODE_POINTS = 200
 RATE_MESSAGES = 10  # per seat
@@ -42,26 +42,6 @@ QUIET_ROOMS_MAX = 100_000
 class InvalidText(AppError):
     status = 422
     code = "invalid_text"
-
-
-class ChatEntry(BaseModel):
-    id: int = Field(description="grows by one per room")
-    seat: int
-    name: str
-    text: str
-    at: datetime
-
-
-class ChatPosted(BaseModel):
-    message: ChatEntry
-
-
-class ChatHistory(BaseModel):
-    messages: list[ChatEntry] = Field(description="oldest first")
-
-
-class ChatRequest(BaseModel):
-    text: str = Field(description="1 to 200 characters after trimming; no control characters")
 
 
 def clean_text(text: str) -> str:

@@ -1,56 +1,74 @@
-"""The server's models, shared rather than copied: what /openapi.json and /asyncapi.json
-describe is made from these very classes."""
+"""The wire's models (rummy_wire), shared rather than copied: what the server's
+/openapi.json and /asyncapi.json describe is made from these very classes. Read the
+server's answers with `read` and `SERVER_FRAME`: fields a newer server adds are ignored
+(docs/api.md: a client ignores what it does not know)."""
 
 from __future__ import annotations
 
-from pydantic import TypeAdapter
+from typing import TypeVar
 
-from app.api.frames import (
+from pydantic import BaseModel, TypeAdapter
+
+from rummy_wire import (
     AuthFrame,
+    BotLevel,
+    BotName,
     ChatFrame,
     ChatMessage,
     ChatPost,
     ClientFrame,
-    ErrorFrame,
-    MoveFrame,
-    PingFrame,
-    PongFrame,
-    PresenceFrame,
-    RematchFrame,
-    ServerFrame,
-    StateFrame,
-    VoteFrame,
-)
-from app.api.hints import HintView, ReviewView
-from app.api.schemas import CreateRoomRequest, MoveRequest, VoteRequest
-from app.choices import BotLevel, BotName, Mode
-from app.views import (
     CreatedRoom,
-    ErrorBody,
-    JoinedRoom,
-    RecentMoves,
-    RoomLog,
-    RoomSummary,
-    RoomView,
-    SeatInfo,
-    WatchView,
-)
-from rules import (
+    CreateRoomRequest,
     Discard,
     Draw,
     End,
+    ErrorBody,
+    ErrorCode,
+    ErrorFrame,
+    HintView,
+    JoinedRoom,
     LayOff,
     Meld,
+    Mode,
     Move,
+    MoveFrame,
+    MoveRequest,
+    PingFrame,
+    PongFrame,
+    PresenceFrame,
+    RecentMoves,
+    RematchFrame,
+    ReviewView,
+    RoomLog,
+    RoomSummary,
+    RoomView,
     RuleSet,
+    SeatInfo,
+    ServerFrame,
     ShownMove,
+    StateFrame,
     Swap,
     VariantName,
+    VoteFrame,
     VoteKind,
+    VoteRequest,
+    WatchView,
 )
 
+M = TypeVar("M", bound=BaseModel)
 SERVER_FRAME: TypeAdapter[ServerFrame] = TypeAdapter(ServerFrame)
 VARIANTS: TypeAdapter[list[RuleSet]] = TypeAdapter(list[RuleSet])
+
+
+def read(model: type[M], text: str | bytes) -> M:
+    """`model` from the server's JSON, ignoring fields this client does not know yet."""
+    return model.model_validate_json(text, extra="ignore")
+
+
+def read_frame(text: str | bytes) -> ServerFrame:
+    """A server frame from its JSON, ignoring fields this client does not know yet."""
+    return SERVER_FRAME.validate_json(text, extra="ignore")
+
 
 __all__ = [
     "SERVER_FRAME",
@@ -68,6 +86,7 @@ __all__ = [
     "Draw",
     "End",
     "ErrorBody",
+    "ErrorCode",
     "ErrorFrame",
     "HintView",
     "JoinedRoom",
@@ -97,4 +116,6 @@ __all__ = [
     "VoteKind",
     "VoteRequest",
     "WatchView",
+    "read",
+    "read_frame",
 ]

@@ -1,7 +1,7 @@
 """The closed sets of names the API takes and shows, each a named enum in JSON Schema (one
 OpenAPI component, so generated clients get one enum class, and a typo fails before it is
-sent): modes, bot levels, room statuses and error codes. `rules.VariantName` and
-`rules.End` are the rules' own."""
+sent): modes, bot levels, room statuses and error codes. The variants' names are in
+rummy_wire.variants, a move's in rummy_wire.moves."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from typing import Literal
 
 from typing_extensions import TypeAliasType
 
-# POST /api/rooms `mode` (API.md): other seats join by invite, one device holds every seat, or
+# POST /api/rooms `mode` (docs/api.md): other seats join by invite, one device holds every seat, or
 # the server's bots play the other seats.
 Mode = TypeAliasType("Mode", Literal["online", "local", "computer"])
 
@@ -23,8 +23,8 @@ RoomStatus = TypeAliasType("RoomStatus", Literal["waiting", "playing", "hand_ove
 
 # Every code the server sends, REST and websocket alike, each with its meaning in
 # docs/api.md's table: one named enum in /openapi.json and /asyncapi.json, so a client may
-# switch over it. tests/app/test_error_codes.py fails when the server can send a code that
-# is not here or not in docs/api.md.
+# switch over it. The server's tests fail when it can send a code that is not here or not
+# in docs/api.md.
 ErrorCode = TypeAliasType(
     "ErrorCode",
     Literal[

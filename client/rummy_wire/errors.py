@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-from app.choices import ErrorCode
-from app.views.seat import RoomView
+from rummy_wire.choices import ErrorCode
+from rummy_wire.views import RoomView
 
 
 class FieldError(BaseModel):

@@ -1,24 +1,23 @@
-"""The stored state of a whole match: frozen pydantic models that round-trip through JSON.
+"""A whole match and its parts: frozen models that round-trip through JSON.
 
-`GameState` is what the server saves as its snapshot (``model_dump_json`` /
-``model_validate_json``). It holds secrets (every hand, the stock's order, the seeds): only
-`rules.view.seat_view` may turn it into something a player sees.
+`GameState` is what the server saves as its snapshot, and what the hand log shows of a
+finished hand's deal (`start`). A live one holds secrets (every hand, the stock's order,
+the seeds): the server never sends one before its hand is over, only views of it.
 """
 
 from __future__ import annotations
 
-from typing import Literal, TypeAlias
+from typing import Literal
 
 from pydantic import Field, model_validator
 from typing_extensions import TypeAliasType
 
-from rules.boundary.carried import Carrier
-from rules.moves import SENT_WHOLE, CardCode, Frozen, ShownMoveData
-from rules.variants import VariantName
+from rummy_wire.base import SENT_WHOLE, CardCode, Carrier, Frozen
+from rummy_wire.moves import ShownMoveData
+from rummy_wire.variants import VariantName
 
 # One named enum in JSON Schema, wherever a view or a state has a phase.
 Phase = TypeAliasType("Phase", Literal["waiting", "draw", "play", "hand_over", "match_over"])
-PhaseName: TypeAlias = Phase
 
 
 class LastMove(Frozen):
@@ -70,15 +69,15 @@ class HandResult(Frozen):
 class GameState(Carrier):
     """A whole match: the current hand, the scores and where the shuffles come from.
 
-    One the rules made carries its engine `Game` (`rules.boundary.carried`); one decoded from JSON
-    gets it on its first use.
+    One the server's rules made carries their engine's form of it (`Carrier`); one decoded
+    from JSON gets it on its first use there.
     """
 
     model_config = SENT_WHOLE
 
     variant: VariantName
     players: int = Field(ge=2, le=4)
-    # Hex of the match seed given to new_game; hands derive theirs from it (rules.shuffle).
+    # Hex of the match seed; every hand derives its own seed from it.
     seed: str
     match_number: int = 1
     hand_number: int = 1
@@ -93,7 +92,7 @@ class GameState(Carrier):
     discard: tuple[CardCode, ...]  # top last
     melds: tuple[TableMeld, ...] = ()
     next_meld_id: int = 1
-    phase: PhaseName
+    phase: Phase
     turn: int
     dealer: int
     scores: tuple[int, ...]

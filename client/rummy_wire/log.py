@@ -6,14 +6,16 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-import rules
-from app.choices import BotLevel
+from rummy_wire.base import SENT_WHOLE
+from rummy_wire.choices import BotLevel
+from rummy_wire.game import GameState, HandResult
+from rummy_wire.moves import ShownMove, VoteKind
 
 
 class LogMove(BaseModel):
     version: int
     seat: int
-    move: rules.ShownMove = Field(
+    move: ShownMove = Field(
         description="a draw from the discard pile names the card it took (`card`, face up)"
     )
 
@@ -21,7 +23,7 @@ class LogMove(BaseModel):
 class LogVote(BaseModel):
     version: int
     seat: int
-    vote: rules.VoteKind
+    vote: VoteKind
 
 
 class LogStandIn(BaseModel):
@@ -33,12 +35,12 @@ class LogStandIn(BaseModel):
 
 
 class LogHand(BaseModel):
-    """One finished hand: replay `moves` from `start` with rules.replay to rebuild it."""
+    """One finished hand: replaying `moves` from `start` rebuilds it."""
 
-    model_config = rules.SENT_WHOLE
+    model_config = SENT_WHOLE
 
     hand: int = Field(description="0 for the room's first hand, then 1, 2, ...")
-    start: rules.GameState = Field(description="rules.hand_start(state): the deal, seed included")
+    start: GameState = Field(description="the hand as dealt, its own seed included")
     start_version: int
     end_version: int
     moves: list[LogMove]
@@ -47,7 +49,7 @@ class LogHand(BaseModel):
         default_factory=list,
         description="stand-ins started and ended during the hand: versions without a move",
     )
-    result: rules.HandResult | None = Field(
+    result: HandResult | None = Field(
         description="null when the hand was abandoned by a new_match vote"
     )
 

@@ -1,32 +1,15 @@
-"""Moves as the API sends them (../shared/API.md): a discriminated union on `type`."""
+"""Moves as a client sends them and as the table shows them (docs/api.md, "Moves"): a
+discriminated union on `type`, and the votes."""
 
 from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, GetPydanticSchema, TypeAdapter, ValidationError
+from pydantic import ConfigDict, Field, GetPydanticSchema
 from pydantic_core import core_schema
 from typing_extensions import TypeAliasType
 
-from rules.errors import InvalidMove
-
-CARD_PATTERN = r"^(?:[A2-9TJQK][CDHS]|JK)$"
-CardCode = Annotated[str, Field(pattern=CARD_PATTERN, examples=["7H", "TD", "JK"])]
-
-
-class Frozen(BaseModel):
-    model_config = ConfigDict(frozen=True, extra="forbid")
-
-
-# For models the server sends: every field is in every one it sends, defaults included,
-# so their JSON Schema (serialization mode: OpenAPI's responses) lists every field required.
-SENT_WHOLE = ConfigDict(
-    json_schema_serialization_defaults_required=True,
-    # A model sent whole is also read back whole (a record or log posted to /api/replays):
-    # one schema for both directions, so OpenAPI has one component, not -Input and -Output.
-    json_schema_mode_override="serialization",
-)
-
+from rummy_wire.base import CardCode, Frozen
 
 # A name of its own in JSON Schema (`$defs`, OpenAPI components), so that a move's `end` and
 # `legal.layoffs[].end` are one enum in generated clients, not one per field.
@@ -120,11 +103,6 @@ def _shown_move_schema(source: Any, handler: Any) -> core_schema.CoreSchema:
     )
 
 
-def _shown_move_json_schema(schema: core_schema.CoreSchema, handler: Any) -> Any:
-    # The union's, in both modes (the serializer above, a function, would say "anything").
-    return handler(schema["schema"])
-
-
 def _as_it_is(value: Any) -> Any:
     return value
 
@@ -134,43 +112,6 @@ ShownMoveData = Annotated[
     dict[str, str | list[str] | list[list[str]]], GetPydanticSchema(_shown_move_schema)
 ]
 VoteKind = TypeAliasType("VoteKind", Literal["next_hand", "new_match"])
-
-_MOVE_ADAPTER: TypeAdapter[Move] = TypeAdapter(Move)
-_SHOWN_ADAPTER: TypeAdapter[ShownMove] = TypeAdapter(ShownMove)
-
-
-def parse_move(data: Any) -> Move:
-    """Read a move from its JSON form.
-
-    Raises:
-        InvalidMove: the object is not one of the five move shapes.
-
-    >>> parse_move({"type": "discard", "card": "QS"})
-    Discard(type='discard', card='QS')
-    """
-    try:
-        return _MOVE_ADAPTER.validate_python(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise InvalidMove(f"malformed move: {where}: {first['msg']}") from None
-
-
-def parse_shown_move(data: Any) -> ShownMove:
-    """Read a move as the table shows it (a log's, a record's): a draw may name its card.
-
-    Raises:
-        InvalidMove: the object is not one of the five move shapes.
-
-    >>> parse_shown_move({"type": "draw", "source": "discard", "card": "7H"}).card
-    '7H'
-    """
-    try:
-        return _SHOWN_ADAPTER.validate_python(data)
-    except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        raise InvalidMove(f"malformed move: {where}: {first['msg']}") from None
 
 
 def move_to_json(move: Move) -> dict[str, Any]:
