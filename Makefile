@@ -61,10 +61,10 @@ test: install-test system-packages
 # Every step runs even when an earlier one fails, so one run shows all there is to fix.
 check: install-test
 	@status=0; \
-	for step in "$(BIN)/ruff check rules app bots tests bench rummy_client" \
-	            "$(BIN)/ruff format --check rules app bots tests bench rummy_client" \
-	            "$(BIN)/mypy --strict rules app bots bench rummy_client" \
-	            "$(BIN)/pytest -q -p no:cacheprovider --doctest-modules rules app bots rummy_client"; do \
+	for step in "$(BIN)/ruff check rules app bots tests bench client" \
+	            "$(BIN)/ruff format --check rules app bots tests bench client" \
+	            "$(BIN)/mypy --strict rules app bots bench client/rummy_client client/rummy_wire" \
+	            "$(BIN)/pytest -q -p no:cacheprovider --doctest-modules rules app bots client"; do \
 		echo "$$step"; $$step || status=1; \
 	done; exit $$status
 

@@ -28,7 +28,8 @@ API_DOC = ROOT / "docs" / "api.md"
 _CODE = re.compile(r"^[a-z][a-z0-9_]*$")
 
 
-def _subclasses(cls: type) -> Iterator[type]:
+def _subclasses(cls: type[Any]) -> Iterator[type[Any]]:
+    sub: type[Any]
     for sub in cls.__subclasses__():
         yield sub
         yield from _subclasses(sub)
@@ -64,7 +65,8 @@ def sent_codes() -> set[str]:
             importlib.import_module(module.name)
     from app.main import _STATUS_CODES
 
-    classes = {*_subclasses(AppError), *_subclasses(rules.IllegalMove), rules.IllegalMove}
+    classes: set[type[Any]] = {*_subclasses(AppError), *_subclasses(rules.IllegalMove)}
+    classes.add(rules.IllegalMove)
     codes = {str(cls.code) for cls in classes} | set(_STATUS_CODES.values())
     codes |= _written_codes(ROOT / "app") | _written_codes(ROOT / "rules")
     return {c for c in codes if _CODE.match(c)}
