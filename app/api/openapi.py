@@ -35,7 +35,7 @@ SUMMARIES = {
     "get_chat": "Read the chat",
     "rematch": "Ask for a rematch",
     "create_challenge": "Challenge a friend to the same deals",
-    "create_invite": "Invite a player to a challenge",
+    "invite_to_challenge": "Invite a player to a challenge",
     "play_challenge": "Play a challenge's deals",
     "get_challenge": "Compare a challenge's entries",
     "get_server_key": "Read the key that signs match records",

@@ -44,6 +44,7 @@ ErrorCode = TypeAliasType(
         "seat_present",
         "waiting_for_players",
         "invite_spent",
+        "too_many_invites",
         # 410, 413, 415
         "room_expired",
         "payload_too_large",
