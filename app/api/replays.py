@@ -13,7 +13,7 @@ from starlette.concurrency import run_in_threadpool
 
 import rules
 from app.api.deps import RoomId, SeatDep, ServiceDep
-from app.api.responses import BODY, SEAT, errors, limited
+from app.api.responses import BODY, SEAT, TOKEN_OR_SPECTATOR, errors, limited
 from app.errors import Unauthorized
 from app.match_records import InvalidRecord, build_record, log_moves, pick, replay_of
 from app.views import LogHand, room_options
@@ -104,6 +104,7 @@ async def _record_reader(
     response_model=MatchRecord,
     responses=errors(*SEAT),
     dependencies=[Depends(_record_reader)],
+    openapi_extra=TOKEN_OR_SPECTATOR,
 )
 async def get_record(room: RoomId, service: ServiceDep) -> MatchRecord:
     """The match record (`rummy-record/1`, docs/record.md): every finished hand of the

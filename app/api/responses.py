@@ -58,6 +58,12 @@ def errors(*statuses: int, **texts: str) -> dict[int | str, dict[str, Any]]:
     return answers
 
 
+# A route a seat's token opens, and anyone without one too where the room lets spectators
+# watch: beside the bearer requirement FastAPI lists, OpenAPI's empty one says the token
+# may be left out.
+TOKEN_OR_SPECTATOR: dict[str, Any] = {"security": [{}]}
+
+
 def limited(*statuses: int) -> dict[int | str, dict[str, Any]]:
     """`responses=` for a route that spends a rate (app/guards/ratelimit.py): its answers
     say what is left (`RateLimit`), and it may answer 429."""

@@ -48,6 +48,8 @@ class ChallengeRequest(BaseModel):
     bots: dict[str, BotName] = Field(
         default_factory=dict,
         max_length=8,
+        # The keys are seats 1 to 7 (the server checks which the table has).
+        json_schema_extra={"propertyNames": {"pattern": "^[1-7]$"}},
         description='seat number -> bot level, e.g. {"1": "hard"}; unnamed seats the default',
     )
     name: Name = "Player 1"
