@@ -26,6 +26,7 @@ Public API (everything else is internal and may change):
     parse_shown_move(data) -> ShownMove        a move as a log or record shows it
     name_pickups(start, moves) -> [(seat, ShownMove)]   a hand's moves as seats saw them
     check_pickups(start, moves)                raises InvalidMove for a misnamed pickup
+    as_played(move) -> Move                    a shown move as its seat sent it
     determinize(view, others, stock, discard, seed) -> GameState   (bots' lookahead)
 
 The fast engine behind all of this (mutable `Game`, tuple moves) lives in `rules.engine`
@@ -100,7 +101,7 @@ from rules.moves import (
     parse_move,
     parse_shown_move,
 )
-from rules.pickups import check_pickups, discard_pickups, name_pickups
+from rules.pickups import as_played, check_pickups, discard_pickups, name_pickups
 from rules.reducer import apply, hand_start, new_game, replay, vote
 from rules.replays import ReplayStep, hand_from_deal, replay_steps
 from rules.state import Deal, GameState, HandResult, LastMove, TableMeld, Votes
@@ -119,6 +120,7 @@ from rules.view import (
 )
 
 __all__ = [
+    "as_played",
     "check_pickups",
     "discard_pickups",
     "name_pickups",

@@ -41,6 +41,16 @@ def name_pickups(
     ]
 
 
+def as_played(move: Move) -> Move:
+    """`move` as its seat sent it: a draw that names its card (a log's, a record's) without
+    the name, which the table added; any other move as it is.
+
+    >>> as_played(ShownDraw(source="discard", card="7H"))
+    Draw(type='draw', source='discard')
+    """
+    return Draw(source=move.source) if isinstance(move, ShownDraw) else move
+
+
 def check_pickups(start: GameState, moves: Sequence[tuple[int, Move]]) -> None:
     """That every card a draw of `moves` names (a log or a record sent back) is the one it
     took: a named pickup is part of what the record says happened.

@@ -29,7 +29,7 @@ def steps_of(hand: LogHand, seat: int) -> list[Step]:
     steps = []
     for m in hand.moves:
         view = rules.seat_view(state, seat)
-        steps.append(Step(m.version, view, m.move if m.seat == seat else None))
+        steps.append(Step(m.version, view, rules.as_played(m.move) if m.seat == seat else None))
         state = rules.apply(state, m.seat, m.move)
     return steps
 
