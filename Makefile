@@ -12,7 +12,8 @@ PORT ?= 8000
 SYNC := $(UV) sync --locked --inexact
 TEST_DIRS := tests tests/app tests/bots tests/hostile tests/rules tests/scale tests/web
 
-.PHONY: run test check check-tests install install-test lock lint bench clean cluster
+.PHONY: run test check check-tests install install-test lock lint bench clean cluster \
+	system-packages
 
 # uv is the only thing pip installs, pinned and hashed; it installs the rest from the lock.
 # The system's pip installs it into a venv made without pip (ensurepip took 3 s of 13).
@@ -53,17 +54,17 @@ cluster: install-test
 # that dies is not replaced: after a replacement xdist's loadfile scheduling can wait for
 # ever (pytest-xdist #784, #1323); without one the run ends and names the test it died in.
 TEST_WORKERS ?= 2
-test: install-test
+test: install-test system-packages
 	scripts/services.sh $(BIN)/pytest -n $(TEST_WORKERS) --dist loadfile --max-worker-restart 0 \
 	  $(PYTEST_ARGS)
 
 # Every step runs even when an earlier one fails, so one run shows all there is to fix.
 check: install-test
 	@status=0; \
-	for step in "$(BIN)/ruff check rules app bots tests bench rummy_client" \
-	            "$(BIN)/ruff format --check rules app bots tests bench rummy_client" \
-	            "$(BIN)/mypy --strict rules app bots bench rummy_client" \
-	            "$(BIN)/pytest -q -p no:cacheprovider --doctest-modules rules app bots rummy_client"; do \
+	for step in "$(BIN)/ruff check rules app bots tests bench client" \
+	            "$(BIN)/ruff format --check rules app bots tests bench client" \
+	            "$(BIN)/mypy --strict rules app bots bench client/rummy_client client/rummy_wire" \
+	            "$(BIN)/pytest -q -p no:cacheprovider --doctest-modules rules app bots client"; do \
 		echo "$$step"; $$step || status=1; \
 	done; exit $$status
 
@@ -77,6 +78,11 @@ check-tests: install-test
 	done; exit $$status
 
 lint: check
+
+# The Debian packages the suite needs (Chromium, node, HAProxy, and PostgreSQL and Redis
+# when none answer), installed when missing; not root: one line says what to run.
+system-packages:
+	scripts/system-packages.sh
 
 bench: install
 	$(BIN)/python bench/engine.py

@@ -68,6 +68,9 @@ class Settings(BaseSettings):
     # Every process of one database needs the same key: set it for PostgreSQL.
     secret_key: SecretStr | None = None
     secret_key_file: str | None = None
+    # Origins (comma-separated, `https://example.org`; `*` for any) whose pages may call the
+    # API from a browser (CORS, app/api/cors.py). Empty: none, CORS is off.
+    cors_origins: str = ""
     # Where the static web app lives (index.html, js/, css/).
     web_dir: str | None = None
     # Connection guards (app/guards/connections.py): a request head not complete in time is closed

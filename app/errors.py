@@ -1,4 +1,5 @@
-"""App errors: each has a stable `code` (public API) and an HTTP status.
+"""App errors: each has a stable `code` (public API, one of `rummy_wire.choices.ErrorCode`, each
+explained in docs/api.md) and an HTTP status.
 
 Rules errors (rules.IllegalMove) are mapped beside these in main.py's one handler.
 """
@@ -7,21 +8,34 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterable, Mapping
 from typing import Any, ClassVar
 
 from app.metrics import M  # every error answered passes error_payload: counted there
+from rummy_wire.choices import ErrorCode
 
 
 class AppError(Exception):
     status: ClassVar[int] = 400
-    code: ClassVar[str] = "bad_request"
+    code: ClassVar[ErrorCode] = "bad_request"
+    # Headers its HTTP answer carries besides the body.
+    headers: ClassVar[Mapping[str, str]] = {}
     # Seconds a client should wait before trying again: every 429 and 503 answer carries it
-    # as `Retry-After` (API.md v1.3), 1 s unless the refusal knows better.
+    # as `Retry-After` (docs/api.md v1.3), 1 s unless the refusal knows better.
     retry_after: float | None = None
 
-    def __init__(self, message: str, *, retry_after: float | None = None, **extra: Any) -> None:
+    def __init__(
+        self,
+        message: str,
+        *,
+        details: list[dict[str, Any]] | None = None,
+        retry_after: float | None = None,
+        **extra: Any,
+    ) -> None:
         super().__init__(message)
         self.message = message
+        # A 422's invalid fields (`field_errors`), inside the body's "error".
+        self.details = details
         if retry_after is not None:
             self.retry_after = retry_after
         # Extra top-level fields of the error body, e.g. the current view for stale_version.
@@ -31,6 +45,8 @@ class AppError(Exception):
 class Unauthorized(AppError):
     status = 401
     code = "unauthorized"
+    # RFC 9110 and 6750: a 401 says which scheme would do.
+    headers = {"WWW-Authenticate": 'Bearer realm="rummy"'}
 
 
 class Forbidden(AppError):
@@ -45,7 +61,7 @@ class RoomNotFound(AppError):
 
 class NotFound(AppError):
     status = 404
-    code = "not_found"
+    code: ClassVar[ErrorCode] = "not_found"
 
 
 class StaleVersion(AppError):
@@ -85,13 +101,26 @@ class PayloadTooLarge(AppError):
     code = "payload_too_large"
 
 
+class UnsupportedMediaType(AppError):
+    """A body that is not `application/json` (nor another `+json` type)."""
+
+    status = 415
+    code = "unsupported_media_type"
+
+
 class InvalidRequest(AppError):
     status = 422
-    code = "invalid_request"
+    code: ClassVar[ErrorCode] = "invalid_request"
+
+
+class MalformedMove(InvalidRequest):
+    """A move that is not one of the move shapes (before the rules see it)."""
+
+    code = "invalid_move"
 
 
 class InvalidText(InvalidRequest):
-    """Text the one text policy refuses (app/textpolicy.py): chat, or a lone surrogate in
+    """Text the one text policy refuses (rummy_wire/textpolicy.py): chat, or a lone surrogate in
     any JSON body or frame."""
 
     code = "invalid_text"
@@ -117,7 +146,10 @@ def error_payload(exc: Exception) -> tuple[int, dict[str, Any]]:
 
     if isinstance(exc, AppError):
         M.errors[exc.code].inc()
-        return exc.status, {"error": {"code": exc.code, "message": exc.message}, **exc.extra}
+        error: dict[str, Any] = {"code": exc.code, "message": exc.message}
+        if exc.details is not None:
+            error["details"] = exc.details
+        return exc.status, {"error": error, **exc.extra}
     if isinstance(exc, IllegalMove):
         M.errors[exc.code].inc()
         status = 409 if exc.code in _CONFLICT_CODES else 422
@@ -137,3 +169,25 @@ def error_json(exc: Exception) -> tuple[int, bytes]:
     """(status, JSON body) of `error_payload`, for answers sent below FastAPI (app/guards/)."""
     status, body = error_payload(exc)
     return status, json.dumps(body).encode()
+
+
+def field_errors(errors: Iterable[Mapping[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
+    """A 422's message and `details` from pydantic's (or FastAPI's) errors: every invalid
+    field, each with where it is and why (docs/api.md, "Errors"). The message names the
+    first and counts the rest.
+
+    >>> field_errors([{"loc": ("body", "players"), "msg": "too small"}])
+    ('body.players: too small', [{'loc': ['body', 'players'], 'message': 'too small'}])
+    """
+    details = [
+        {"loc": [p if isinstance(p, int) else str(p) for p in e.get("loc", ())],
+         "message": str(e.get("msg", "invalid"))}
+        for e in errors
+    ]  # fmt: skip
+    if not details:
+        return "invalid request", []
+    first = details[0]
+    message = ".".join(map(str, first["loc"])) + f": {first['message']}"
+    if len(details) > 1:
+        message += f" (and {len(details) - 1} more: see details)"
+    return message, details

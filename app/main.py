@@ -23,6 +23,7 @@ from app.api import (
     asyncapi,
     challenges,
     chat,
+    cors,
     docs,
     health,
     hints,
@@ -41,7 +42,15 @@ from app.api.fanout import Fanout
 from app.clock import Clock, utcnow
 from app.config import Settings, get_settings
 from app.db import create_engine
-from app.errors import AppError, error_payload, retry_header
+from app.errors import (
+    AppError,
+    InvalidRequest,
+    MalformedMove,
+    UnsupportedMediaType,
+    error_payload,
+    field_errors,
+    retry_header,
+)
 from app.guards import handshake
 from app.hub import Hub, LocalHub
 from app.keycheck import check_key
@@ -54,14 +63,16 @@ from app.social.registry import attach as attach_friends
 from app.testclock import offset_clock
 from app.turns.drivers import Turns
 from app.views import ErrorBody
+from rummy_wire.choices import ErrorCode
 
 log = logging.getLogger("rummy")
 
 WEB_DIR = Path(__file__).resolve().parent.parent / "web"
-_STATUS_CODES = {
+_STATUS_CODES: dict[int, ErrorCode] = {
     404: "not_found",
     405: "method_not_allowed",
     413: "payload_too_large",
+    415: "unsupported_media_type",
     422: "invalid_request",
 }
 
@@ -100,12 +111,15 @@ def create_app(settings: Settings | None = None, *, clock: Clock | None = None) 
     app.include_router(health.router)
     app.include_router(asyncapi.router)
     app.include_router(docs.router)
+    openapi.summarize(app)
     static.install(app, Path(settings.web_dir) if settings.web_dir else WEB_DIR)
 
     guards.install(app, settings)
-    handshake.install(app, settings)  # outermost: a storm's refusal costs nothing else
+    handshake.install(app, settings)  # a storm's refusal costs nothing else
     metrics.install(app, settings)  # HTTP answers by status, when RUMMY_METRICS_ADDRESS is set
     logsetup.install(app, settings)  # the room of a request's log lines, with RUMMY_LOG_FORMAT=json
+    # Outermost: a guard's refusal (429, 413) is readable by an allowed page too.
+    cors.install(app, settings.cors_origins)
     return app
 
 
@@ -203,7 +217,7 @@ def _add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(AppError)
     async def app_error(_: Request, exc: AppError) -> JSONResponse:
         status, body = error_payload(exc)
-        return _json(status, body, retry_header(exc, status))
+        return _json(status, body, {**exc.headers, **(retry_header(exc, status) or {})})
 
     @app.exception_handler(rules.IllegalMove)
     async def rules_error(_: Request, exc: rules.IllegalMove) -> JSONResponse:
@@ -211,14 +225,14 @@ def _add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, exc: RequestValidationError) -> JSONResponse:
-        errors = exc.errors()
-        message = "invalid request"
-        if errors:
-            first = errors[0]
-            where = ".".join(str(p) for p in first.get("loc", ()))
-            message = f"{where}: {first.get('msg', 'invalid')}"
-        code = "invalid_move" if request.url.path.endswith("/moves") else "invalid_request"
-        return _json(422, {"error": {"code": code, "message": message}})
+        if request.method in _BODY_METHODS and not _json_body(request):
+            # FastAPI did not read it as JSON, so every field looks missing: say why.
+            kind = request.headers.get("content-type") or "no content type"
+            return await app_error(request, UnsupportedMediaType(f"{kind}: send application/json"))
+        message, details = field_errors(exc.errors())
+        moves = request.url.path.endswith("/moves")
+        error = (MalformedMove if moves else InvalidRequest)(message, details=details)
+        return await app_error(request, error)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(_: Request, exc: StarletteHTTPException) -> JSONResponse:
@@ -227,10 +241,28 @@ def _add_error_handlers(app: FastAPI) -> None:
             # FastAPI's 400 for a body it cannot parse at all (not UTF-8, say): the API
             # answers every malformed request with 422 (schemathesis found the 400).
             status = 422
-        code = _STATUS_CODES.get(status, "http_error")
+        code = _STATUS_CODES.get(status, "bad_request")
         message = exc.detail if isinstance(exc.detail, str) else code.replace("_", " ")
         return JSONResponse(
             status_code=status,
             content={"error": {"code": code, "message": message}},
             headers=getattr(exc, "headers", None),
         )
+
+
+_BODY_METHODS = frozenset({"POST", "PUT", "PATCH"})
+
+
+def _json_body(request: Request) -> bool:
+    """Whether the request's body, if it has one, is JSON as FastAPI reads it: no body at
+    all, or `application/json` or another `application/*+json` type."""
+    kind = request.headers.get("content-type")
+    if kind is None:
+        return request.headers.get("content-length", "0") == "0" and (
+            "transfer-encoding" not in request.headers
+        )
+    main, _, _ = kind.partition(";")
+    main = main.strip().lower()
+    return main == "application/json" or (
+        main.startswith("application/") and main.endswith("+json")
+    )

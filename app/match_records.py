@@ -1,4 +1,4 @@
-"""Match records (API.md v1.2, docs/record.md): a finished match, self-contained, in the
+"""Match records (docs/api.md, docs/record.md): a finished match, self-contained, in the
 versioned format `rummy-record/1`, built from the room's hand log; and the way back from a
 record's hand, or a log's, to the start and moves that `rules` replays.
 
@@ -9,82 +9,19 @@ move), the players' names and the room's options. No token, no room id.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Annotated, Any, Final, Literal
-
-from pydantic import BaseModel, Field
+from typing import Any
 
 import rules
 from app.errors import InvalidRequest
 from app.persist.records import Snapshot
 from app.views import LogHand, LogMove, RoomOptions
-
-RECORD_FORMAT: Final = "rummy-record/1"
-HEX_64 = r"^[0-9a-f]{64}$"
+from rummy_wire.records import MatchRecord, RecordHand, RecordMove
 
 
 class InvalidRecord(InvalidRequest):
     """A record or log that is not one, or whose moves do not fit its deal."""
 
     code = "invalid_record"
-
-
-class RecordMove(BaseModel):
-    seat: int = Field(ge=0, le=7, strict=True)
-    move: rules.Move
-
-
-class RecordHand(BaseModel):
-    """One finished hand: replay `moves` from `deal` with `rules` to rebuild `result`."""
-
-    number: int = Field(
-        ge=0, le=100_000, description="the hand's place in its match: 0, 1, 2, ... (API.md v1.3)"
-    )
-    seed: str = Field(pattern=HEX_64, description="the hand's seed (hex), revealed after it")
-    commitment: str = Field(
-        pattern=HEX_64, description="SHA-256 shown during the hand (docs/record.md)"
-    )
-    dealer: int = Field(ge=0, le=7, strict=True, description="the seat on its left plays first")
-    start_scores: tuple[int, ...] = Field(max_length=8, description="the scores before the hand")
-    deal: rules.Deal = Field(description="hands, discard (top last), stock (top first)")
-    moves: list[RecordMove] = Field(max_length=3_000, description="in the order played")
-    result: rules.HandResult
-
-
-class RecordSignature(BaseModel):
-    alg: Literal["ed25519"]
-    key_id: str = Field(max_length=64, description="the signing key's id (GET /api/server-key)")
-    sig: str = Field(max_length=128, description="URL-safe base64 of the 64-byte signature")
-
-
-class MatchRecord(BaseModel):
-    """A match's finished hands, self-contained (`rummy-record/1`, docs/record.md)."""
-
-    format: Literal["rummy-record/1"] = RECORD_FORMAT
-    variant: str = Field(max_length=32)
-    options: RoomOptions
-    players: list[Annotated[str, Field(max_length=64)]] = Field(
-        min_length=2, max_length=8, description="the seats' names, by seat"
-    )
-    hands: list[RecordHand] = Field(max_length=100, description="oldest first")
-    scores: tuple[int, ...] = Field(
-        max_length=8, description="after the last hand listed: the match's result so far"
-    )
-    match_winner: list[int] | None = Field(
-        None,
-        max_length=8,
-        description="the seats that won the match, once its limit is reached; null while "
-        "it is still played (or was left for a new one)",
-    )
-    signature: RecordSignature | None = Field(
-        None, description="the server's Ed25519 signature of the rest (API.md v1.3)"
-    )
-
-
-class LogBody(BaseModel):
-    """A room's log (GET .../log) sent back to be replayed: its `hands` are what counts."""
-
-    room: str | None = Field(None, max_length=32)
-    hands: list[LogHand] = Field(max_length=16, description="a long log goes hand by hand")
 
 
 def _record_hand(hand: LogHand) -> RecordHand:
@@ -165,13 +102,29 @@ def replay_of(
 ) -> tuple[rules.GameState, list[tuple[int, rules.Move]]]:
     """A record's hand as `rules.replay` takes it: the start and the (seat, move) pairs."""
     start = record_start(record, hand, record.hands.index(hand))
-    return start, [(m.seat, m.move) for m in hand.moves]
+    moves: list[tuple[int, rules.Move]] = [(m.seat, m.move) for m in hand.moves]
+    _check_pickups(start, moves, hand.number)
+    return start, moves
 
 
 def log_moves(hand: LogHand) -> tuple[list[tuple[int, rules.Move]], list[int | None]]:
-    """A log hand's (seat, move) pairs and their versions."""
-    moves: list[LogMove] = hand.moves
-    return [(m.seat, m.move) for m in moves], [m.version for m in moves]
+    """A log hand's (seat, move) pairs and their versions.
+
+    Raises:
+        InvalidRecord: a draw names a card it did not take."""
+    logged: list[LogMove] = hand.moves
+    moves: list[tuple[int, rules.Move]] = [(m.seat, m.move) for m in logged]
+    _check_pickups(hand.start, moves, hand.hand)
+    return moves, [m.version for m in logged]
+
+
+def _check_pickups(
+    start: rules.GameState, moves: list[tuple[int, rules.Move]], number: int
+) -> None:
+    try:
+        rules.check_pickups(start, moves)
+    except rules.IllegalMove as exc:
+        raise InvalidRecord(f"hand {number}: {exc.message}") from None
 
 
 def pick(numbers: Sequence[int], wanted: int | None) -> int:
@@ -217,7 +170,7 @@ def record_problems(record: MatchRecord) -> list[tuple[int, str]]:
     hands are numbered 0, 1, 2, ... with none missing; the first starts at zero scores,
     dealt by the last seat (the rules' first dealer), and each next one starts with the
     scores the one before ended with, dealt by the next seat; `scores` is where the last
-    hand left them (API.md v1.3: the whole chain, not each hand alone)."""
+    hand left them (docs/api.md v1.3: the whole chain, not each hand alone)."""
     problems: list[tuple[int, str]] = []
     players = len(record.players)
     if len(record.scores) != players:

@@ -49,9 +49,9 @@ class Room(Base):
     created_at: Mapped[datetime] = mapped_column(DateTime(timezone=True))
     # Last join, move or vote: the room expires RUMMY_ROOM_TTL_DAYS after it.
     active_at: Mapped[datetime] = mapped_column(DateTime(timezone=True), index=True)
-    # Whether anyone with the room's id may watch it (API.md v1.1 spectators).
+    # Whether anyone with the room's id may watch it (docs/api.md v1.1 spectators).
     spectators: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
-    # The turn timer (API.md v1.1 `turn_seconds`): NULL for none. `turn_deadline` is when
+    # The turn timer (docs/api.md v1.1 `turn_seconds`): NULL for none. `turn_deadline` is when
     # the turn now being played runs out, written with every move (app/turns/timers.py); every
     # process's scheduler looks for the rooms whose deadline passed, so it outlives a restart.
     turn_seconds: Mapped[int | None] = mapped_column(Integer, nullable=True)

@@ -1,4 +1,4 @@
-"""Signed match records (API.md v1.3 "Signed match records"): the server signs every record
+"""Signed match records (docs/api.md v1.3 "Signed match records"): the server signs every record
 it hands out with Ed25519, so a record that verifies was issued by this server, unchanged.
 
 On a869841 a record checked only hand by hand, and a wholly invented match with consistent

@@ -15,7 +15,7 @@ hand this module:
    outcome is the one the log states.
 
 A match record's hand is checked the same way, read as the log hand it stands for
-(app/match_records.py `log_entry`), and then the whole match (API.md v1.3): numbered 0, 1,
+(app/match_records.py `log_entry`), and then the whole match (docs/api.md v1.3): numbered 0, 1,
 2, ... from zero scores, each hand from the last, the deal passing on, its options and
 names fitting its variant, and the match over exactly when its limit is reached
 (app/record_checks.py). With `--key` or `--server` the server's Ed25519 signature must hold
@@ -45,17 +45,11 @@ from typing import Any
 from pydantic import ValidationError
 
 import rules
-from app.match_records import (
-    RECORD_FORMAT,
-    InvalidRecord,
-    MatchRecord,
-    RecordHand,
-    log_entry,
-    record_problems,
-)
+from app.match_records import InvalidRecord, log_entry, record_problems
 from app.record_checks import end_problems, fetch_key, options_problems, read_key
 from app.redeal import HEX_DIGITS, commitment_of, compare_deal, deal_from_seed
 from app.signing import key_id, signature_problem
+from rummy_wire.records import RECORD_FORMAT, MatchRecord, RecordHand
 
 
 @dataclass
@@ -143,10 +137,11 @@ def _check_play(entry: dict[str, Any], start: rules.GameState, report: HandRepor
     problems: list[str] = []
     try:
         moves = [
-            (int(m["seat"]), rules.parse_move(m["move"]), int(m["version"])) for m in entry["moves"]
+            (int(m["seat"]), rules.parse_shown_move(m["move"]), int(m["version"]))
+            for m in entry["moves"]
         ]
         votes = [int(v["version"]) for v in entry.get("votes", [])]
-        # A stand-in's start or end takes a version too (API.md v1.1, stand-in).
+        # A stand-in's start or end takes a version too (docs/api.md v1.1, stand-in).
         votes += [int(v["version"]) for v in entry.get("stand_ins", [])]
         start_version = int(entry["start_version"])
         end_version = int(entry["end_version"])
@@ -163,6 +158,10 @@ def _check_play(entry: dict[str, Any], start: rules.GameState, report: HandRepor
         )
     if [v for *_, v in moves] != sorted(v for *_, v in moves):
         problems.append("the moves are not in version order")
+    try:
+        rules.check_pickups(start, [(seat, move) for seat, move, _ in moves])
+    except rules.IllegalMove as exc:
+        problems.append(f"a draw misnames its card: {exc.message}")
     try:
         state = rules.replay(start, [(seat, move) for seat, move, _ in moves])
     except rules.IllegalMove:
@@ -215,7 +214,7 @@ def verify_record(
     data: dict[str, Any], seen: Mapping[int, Sequence[str]] | None = None
 ) -> list[HandReport]:
     """Check every hand of a match record (`rummy-record/1`) like a log's, then the whole
-    match (API.md v1.3): the chain from hand to hand (scores from zero, numbering, dealers,
+    match (docs/api.md v1.3): the chain from hand to hand (scores from zero, numbering, dealers,
     app/match_records.py), its options and names, and where it ends (app/record_checks.py).
     The last report is the match's own (label "match").
 

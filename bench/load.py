@@ -112,7 +112,7 @@ class Chooser:
 
 
 class LegalChooser:
-    """A cheap policy read straight off the view's `legal` (API.md v1.1), so that the clients'
+    """A cheap policy read straight off the view's `legal` (docs/api.md v1.1), so that the clients'
     CPU goes to their sockets rather than to a strategy and the server is what saturates:
     draw from the stock, lay the first meld or lay-off open, else discard the highest card.
     Where that finds nothing (a joker that must be played, say) the greedy `Chooser` decides."""

@@ -15,7 +15,7 @@ wrapping alone.
 Compare trees by running it from each with PYTHONPATH set to the tree; the figures drift with
 the machine, the difference within one run much less.
 
-2. Openings (`--openings TREE...`, API.md v1.3 "Websocket openings"): a `rummy serve` of each
+2. Openings (`--openings TREE...`, docs/api.md v1.3 "Websocket openings"): a `rummy serve` of each
 tree with RUMMY_WS_MAX_OPENING=8; per round, 8 sockets from 127.0.0.2 that send nothing,
 then a seat's socket from 127.0.0.1: the time until its first view arrives, retrying after
 each refusal's Retry-After as the clients do. Rounds alternate between the trees (one

@@ -39,6 +39,7 @@ __all__ = [
     "FATAL_STATUSES",
     "BotSession",
     "Seat",
+    "computer",
     "SeatLost",
     "join",
     "parse_seat_url",
@@ -46,6 +47,20 @@ __all__ = [
     "to_view",
     "ws_url",
 ]
+
+
+def computer(
+    name: str = "medium", seed: int | None = None
+) -> Callable[[rules.SeatView], rules.Move]:
+    """A chooser of moves for `rummy_client`'s `take_turn`: `choose(view)` is one of
+    `rules.legal_moves(view)`, picked by the strategy or level `name` (bots.get_strategy),
+    from that view only."""
+    strategy, rng = get_strategy(name), Random(seed)
+
+    def choose(view: rules.SeatView) -> rules.Move:
+        return strategy.choose(view, list(rules.legal_moves(view)), rng)
+
+    return choose
 
 
 async def join(server: str, room: str, name: str) -> Seat:

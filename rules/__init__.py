@@ -10,8 +10,8 @@ Public API (everything else is internal and may change):
     apply(state, seat, move) -> GameState      raises IllegalMove (code, message)
     vote(state, seat, kind, voters) -> GameState
         kind is "next_hand" | "new_match"; acts once every seat in `voters` voted the same
-    seat_view(state, seat) -> SeatView         what that seat may see (API.md `state`),
-                                               with `legal` (API.md v1.1) for the seat to act
+    seat_view(state, seat) -> SeatView         what that seat may see (docs/api.md `state`),
+                                               with `legal` (docs/api.md v1.1) for the seat to act
     spectator_view(state) -> SeatView          what a spectator sees: `seat` None, no hand
     private_fields(state, seat) -> dict        what only that seat sees of its view, as JSON
                                                data: a seat view's JSON is the spectator
@@ -23,6 +23,10 @@ Public API (everything else is internal and may change):
     hand_from_deal(variant, players, *, deal, hand_seed, dealer, scores, ...) -> GameState
                                                a hand's start from a match record's parts
     parse_move(data) -> Move                   move_to_json(move) -> dict
+    parse_shown_move(data) -> ShownMove        a move as a log or record shows it
+    name_pickups(start, moves) -> [(seat, ShownMove)]   a hand's moves as seats saw them
+    check_pickups(start, moves)                raises InvalidMove for a misnamed pickup
+    as_played(move) -> Move                    a shown move as its seat sent it
     determinize(view, others, stock, discard, seed) -> GameState   (bots' lookahead)
 
 The fast engine behind all of this (mutable `Game`, tuple moves) lives in `rules.engine`
@@ -47,8 +51,8 @@ Where each rule of RULES.md lives:
                                             for lay-offs, swaps); rules.legal for a view
     what a seat may see, `legal`            rules.view
     shuffles, seeds, the commitment         rules.shuffle
-    the pydantic models: stored state,      rules.state, rules.moves (rules.view: views)
-      moves on the wire
+    the pydantic models: stored state,      the wire's (client/rummy_wire), named here by
+      moves on the wire                       rules.state, rules.moves, rules.view
     the reducer over those models           rules.reducer
     models <-> engine form                  rules.boundary.state, rules.boundary.moves
                                             (rules.boundary.carried: the form a model
@@ -95,8 +99,9 @@ from rules.moves import (
     VoteKind,
     move_to_json,
     parse_move,
+    parse_shown_move,
 )
-from rules.pickups import discard_pickups
+from rules.pickups import as_played, check_pickups, discard_pickups, name_pickups
 from rules.reducer import apply, hand_start, new_game, replay, vote
 from rules.replays import ReplayStep, hand_from_deal, replay_steps
 from rules.state import Deal, GameState, HandResult, LastMove, TableMeld, Votes
@@ -115,7 +120,11 @@ from rules.view import (
 )
 
 __all__ = [
+    "as_played",
+    "check_pickups",
     "discard_pickups",
+    "name_pickups",
+    "parse_shown_move",
     "SENT_WHOLE",
     "VARIANTS",
     "AlreadyDrawn",

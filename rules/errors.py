@@ -1,4 +1,4 @@
-"""The errors the rules raise. Each `code` is public API (../shared/API.md): never rename one."""
+"""The errors the rules raise. Each `code` is public API (docs/api.md): never rename one."""
 
 from __future__ import annotations
 

@@ -4,7 +4,7 @@
 The meld search (`rules.meldsearch`) never puts a joker where the hand holds the natural
 card: for the bots' playouts that is never the better play, and leaving it out keeps their
 search small. But the server accepts such a run, and a seat's `legal.melds` is every single
-meld the hand can lay now (API.md v1.1), which a person's page offers as it is listed: so
+meld the hand can lay now (docs/api.md v1.1), which a person's page offers as it is listed: so
 the view lists these too (`rules.view`), each checked by the engine as any listed move is.
 """
 

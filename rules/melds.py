@@ -10,7 +10,7 @@ Reading rules (RULES.md, plus our reading where the rules are silent):
 * If every natural card has the same rank, the meld is a set (so ``5H JK JK`` is three
   fives, never the run 5-6-7). Otherwise it is a run of one suit, read in the order given,
   ascending; if that fails, descending (then stored ascending). Only when neither reading
-  is a run are the cards arranged (API.md v1.1: any order): naturals by rank, jokers in the
+  is a run are the cards arranged (docs/api.md v1.1: any order): naturals by rank, jokers in the
   gaps, a joker left over at the high end unless it was sent before every natural (or the
   high end is full), the ace low if that works, else high. So the order sent decides only
   between several valid readings.
@@ -18,7 +18,7 @@ Reading rules (RULES.md, plus our reading where the rules are silent):
 * Lay-offs onto a run: the cards as sent at one end (high first), as in v1; else, arranged,
   the naturals below the run at its low end and those above at its high end (both at once),
   jokers in the gaps and any joker left over at `end` (high by default). `end` settles the
-  jokers' side only (API.md v1.2): a natural card goes where its rank fits whatever `end`
+  jokers' side only (docs/api.md v1.2): a natural card goes where its rank fits whatever `end`
   says, so ``JK 9H`` with `end` high onto 10H-JH-QH puts 9H low and the joker high (KH).
 """
 
@@ -232,7 +232,7 @@ def _layoff_both_ends(m: TMeld, cards: Sequence[int], end: int, top: int) -> TMe
 
     Naturals below the run go to its low end, above it to its high end; jokers fill the gaps
     and a joker left over goes to `end` (high unless `end` says low). `end` never moves a
-    natural card (API.md v1.2).
+    natural card (docs/api.md v1.2).
     """
     suit = m.key
     below: list[int] = []

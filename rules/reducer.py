@@ -11,11 +11,11 @@ house rules proper):
   a 7H may be discarded. A play may not leave the hand holding only the drawn discard.
 * A meld whose naturals all share a rank is a set (``5H JK JK`` is three fives); a run
   holds at most 13 cards, so it never uses the ace both low and high. A run may be sent in
-  any order (API.md v1.1): read as sent when that is a run, else arranged (`rules.melds`).
+  any order (docs/api.md v1.1): read as sent when that is a run, else arranged (`rules.melds`).
 * Lay-off cards go on in the order given, ascending, at one end; a descending list is read
   reversed; without `end` the high end is tried first; failing that, arranged, they may
   extend both ends at once, and a joker left over goes to `end` (high by default): `end`
-  settles the jokers' side only, never a natural card's (API.md v1.2).
+  settles the jokers' side only, never a natural card's (docs/api.md v1.2).
 * A 3-card set with jokers frees as many jokers as the naturals laid off push it past four
   cards (two missing suits onto ``5H 5S JK`` free the joker; onto ``5H JK JK`` free one).
 * A joker swap or set lay-off that would leave the taken joker nowhere to go, or nothing to

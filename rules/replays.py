@@ -10,30 +10,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from pydantic import Field
-
-from rules.moves import CardCode, Frozen, Move
+from rules.moves import Move
 from rules.reducer import apply, new_game
 from rules.state import Deal, GameState, LastMove
-from rules.view import SpectatorView, spectator_view
+from rules.view import spectator_view
+from rummy_wire.records import ReplayStep
+
+__all__ = ["BLANK_SEED", "ReplayStep", "hand_from_deal", "replay_steps"]
 
 # A hand's start published without the match seed (every later hand derives from it): the
 # log blanks it the same way, and replaying a hand needs only the hand's own seed.
 BLANK_SEED = "0" * 64
 _HEX = frozenset("0123456789abcdef")
-
-
-class ReplayStep(Frozen):
-    """The table after one move of a finished hand (step 0: as dealt)."""
-
-    version: int | None = Field(
-        None, description="the room's version of the move (GET .../log); null for the deal"
-    )
-    move: LastMove | None = Field(description="who played what; null for the deal")
-    view: SpectatorView = Field(description="the table as everyone saw it after the move")
-    hands: tuple[tuple[CardCode, ...], ...] = Field(
-        description="every seat's cards after the move (the hand is over: nothing is hidden)"
-    )
 
 
 def _step(state: GameState, move: LastMove | None, version: int | None) -> ReplayStep:

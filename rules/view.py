@@ -1,11 +1,11 @@
-"""What one seat may see: the `state` object of ../shared/API.md, minus the room's own fields,
-and `seat_view`, the one place where a `GameState` becomes it (`spectator_view`: what
-every seat sees alike, for someone watching).
+"""What one seat may see: the `state` object of docs/api.md (the wire's `SeatView`, minus the
+room's own fields), and `seat_view`, the one place where a `GameState` becomes it
+(`spectator_view`: what every seat sees alike, for someone watching).
 
 The app adds `room`, `version` and `seats` (names, presence, bots) around this. Before the
 hand ends a view shows only that seat's hand, the counts of the others, the table, the top
 discard and the commitment to the hand's shuffle; never another hand, the stock's order or a
-seed. After the hand `hand_result.hands` reveals every hand. `legal` (API.md v1.1) is built
+seed. After the hand `hand_result.hands` reveals every hand. `legal` (docs/api.md v1.1) is built
 by `rules.engine.generate.generate`, the code behind `legal_moves`, from what the view shows
 (`seen_by`); the engine moves behind it stay with the view (`rules.boundary.carried`), so
 `legal_moves(view)` lists them without generating them again. A view carries nothing else.
@@ -15,11 +15,9 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import Any
 
-from pydantic import Field
-
-from rules.boundary.carried import Carrier, trusted
+from rules.boundary.carried import trusted
 from rules.boundary.state import game_of
 from rules.cards import CODES, codes, make
 from rules.engine.fields import DISCARD, DRAW, LAYOFF, MELD, PLAY_PHASE, SRC_STOCK, SWAP, FastMove
@@ -29,108 +27,39 @@ from rules.errors import InvalidMove
 from rules.joker_places import joker_places
 from rules.melds import END_ANY, END_HIGH, END_LOW, TMeld
 from rules.meldsearch import single_melds
-from rules.moves import SENT_WHOLE, CardCode, End, Frozen
 from rules.shuffle import commitment
-from rules.state import GameState, HandResult, LastMove, PhaseName, TableMeld, Votes
-from rules.variants import VariantName
+from rules.state import GameState, TableMeld
+from rummy_wire.views import (
+    Legal,
+    LegalLayoff,
+    LegalSwap,
+    Opening,
+    OpeningMeld,
+    SeatView,
+    SpectatorView,
+)
 
 MAX_LEGAL_MELDS = 64
 MeldView = TableMeld  # a view shows the table's melds as they are
 
-
-class LegalLayoff(Frozen):
-    card: CardCode
-    meld: str
-    # The run's end the card goes to; null for a set.
-    end: End | None
-
-
-class LegalSwap(Frozen):
-    card: CardCode
-    meld: str
-
-
-class OpeningMeld(Frozen):
-    cards: tuple[CardCode, ...] = Field(description="in the order that gives this reading")
-    value: int = Field(description="its opening value, each joker as the card it stands for")
-
-
-class Opening(Frozen):
-    model_config = SENT_WHOLE
-
-    needed: int
-    opened: bool
-    # Not in `legal.melds` (a meld below the minimum cannot go out alone), yet the opening
-    # may combine several: the browser's opening meter adds these up (web/js/legal.js).
-    melds: tuple[OpeningMeld, ...] = Field(
-        default=(),
-        description="before the opening, in the play phase: every single meld the hand "
-        "holds with its value (at most 64)",
-    )
-
-
-class Legal(Frozen):
-    """What the seat to act may do now (API.md v1.1 `legal`); the server still decides."""
-
-    draw: tuple[Literal["stock", "discard"], ...] = Field(description="sources open now")
-    discard: tuple[CardCode, ...] = Field(description="cards that may be discarded now")
-    layoffs: tuple[LegalLayoff, ...] = Field(description="single-card lay-offs open now")
-    swaps: tuple[LegalSwap, ...] = Field(description="rummy51 joker swaps open now")
-    melds: tuple[tuple[CardCode, ...], ...] = Field(
-        description="single melds the hand can lay now (at most 64)"
-    )
-    must_play: tuple[CardCode, ...] = Field(description="jokers that must reach the table first")
-    opening: Opening | None = Field(description="rummy51: the opening minimum and this seat's")
-
-
-class SeatView(Carrier):
-    model_config = SENT_WHOLE
-
-    variant: VariantName
-    players: int
-    seat: int
-    phase: PhaseName
-    turn: int
-    dealer: int
-    hand: tuple[CardCode, ...]
-    hand_counts: tuple[int, ...]
-    stock_count: int
-    discard_top: CardCode | None
-    discard_count: int
-    melds: tuple[TableMeld, ...]
-    scores: tuple[int, ...]
-    hand_number: int
-    turns_completed: int
-    opened: tuple[bool, ...]
-    drawn_from_discard: CardCode | None
-    last_move: LastMove | None
-    hand_result: HandResult | None
-    match_winner: tuple[int, ...] | None
-    votes: Votes = Field(default_factory=Votes)
-    # Jokers this seat took from the table this turn and still holds (rummy51: play them).
-    must_play: tuple[CardCode, ...] = ()
-    # Whether this seat has melded or laid off anything yet this hand (going rummy).
-    has_played: tuple[bool, ...] = ()
-    # basic: how many times the stock has run out this hand.
-    stock_exhaustions: int = 0
-    # rummy51: the penalty total that ends the match (101, 201 or 301); None elsewhere.
-    limit: int | None = None
-    # SHA-256 commitment to this hand's shuffle (hex); the seed itself is revealed in the log
-    # only after the hand ends.
-    commitment: str | None = None
-    # What this seat may do now; null when it is not this seat's move (rules.legal).
-    legal: Legal | None = None
-
-
-class SpectatorView(SeatView):
-    """A seat view of no seat (`spectator_view`): `hand` empty, `legal` null."""
-
-    # A view without a seat; code that reads `seat` of a SeatView never gets one of these.
-    seat: None = None  # type: ignore[assignment]
+__all__ = [
+    "MAX_LEGAL_MELDS",
+    "Legal",
+    "LegalLayoff",
+    "LegalSwap",
+    "MeldView",
+    "Opening",
+    "OpeningMeld",
+    "SeatView",
+    "SpectatorView",
+    "private_fields",
+    "seat_view",
+    "spectator_view",
+]
 
 
 def seat_view(state: GameState, seat: int) -> SeatView:
-    """What `seat` sees of `state` (API.md's `state`, without the room's own fields).
+    """What `seat` sees of `state` (docs/api.md's `state`, without the room's own fields).
 
     `commitment` is `rules.shuffle.commitment(hand_seed)`: SHA-256 hex of
     ``b"shake256-fisher-yates-v1" + b":" + hand_seed`` (the raw 32 seed bytes).
@@ -231,7 +160,7 @@ def _commitment(hand_seed: str) -> str:
 
 
 def spectator_view(state: GameState) -> SpectatorView:
-    """What someone watching the table sees (API.md v1.1 spectators): only what every seat
+    """What someone watching the table sees (docs/api.md v1.1 spectators): only what every seat
     sees alike. No hand (`seat` None, `hand` empty), hand sizes but no cards, no `legal`,
     and no jokers-to-play (the acting seat's own reminder)."""
     return trusted(SpectatorView, _view_fields(state, None))

@@ -20,7 +20,7 @@ set -euo pipefail
 PG_PORT=${RUMMY_SERVICES_PG_PORT:-5432}
 REDIS_PORT=${RUMMY_SERVICES_REDIS_PORT:-6379}
 CHROMIUM=/usr/bin/chromium
-APT_HINT="apt-get install -y chromium postgresql redis-server nodejs haproxy prometheus"
+APT_HINT="apt-get install -y chromium postgresql redis-server nodejs npm haproxy prometheus postgresql-client"
 STRICT=1
 [ "${RUMMY_TEST_REQUIRE_SERVICES:-1}" = 0 ] && STRICT=0
 

@@ -1,5 +1,5 @@
 """Helpers shared by the test packages (imported by tests/conftest.py and by tests):
-`start_server`/`LiveServer` (a real server in a thread), `Api` (a client of API.md's
+`start_server`/`LiveServer` (a real server in a thread), `Api` (a client of docs/api.md's
 routes) and `fixed_deal`/`pack` (complete deal bodies). Import: `from rummytest import Api`.
 """
 
@@ -110,7 +110,7 @@ def start_server(database_url: str, **settings: Any) -> LiveServer:
 
 
 class Api:
-    """The routes of API.md over real HTTP; every method returns the httpx.Response."""
+    """The routes of docs/api.md over real HTTP; every method returns the httpx.Response."""
 
     def __init__(self, http: httpx.AsyncClient) -> None:
         self.http = http

@@ -1,10 +1,11 @@
 """The websocket described in AsyncAPI 3.0, served at /asyncapi.json (a copy ships as
 docs/asyncapi.json: `python -m app.api.asyncapi > docs/asyncapi.json`).
 
-Its schemas are made from the frame models (app/api/frames.py) by pydantic, as FastAPI makes
-OpenAPI's from the same models: a schema both documents hold (`RoomView`, `Draw`, ...) is
-the same in both (tests/app/test_asyncapi.py). The document describes the server: `send`
-operations are its frames to a client, `receive` operations a client's frames to it."""
+Its schemas are made from the frame models (client/rummy_wire/frames.py) by pydantic, as
+FastAPI makes OpenAPI's from the same models: a schema both documents hold (`RoomView`,
+`Draw`, ...) is the same in both (tests/app/test_asyncapi.py). The document describes the
+server: `send` operations are its frames to a client, `receive` operations a client's
+frames to it."""
 
 from __future__ import annotations
 
@@ -13,12 +14,12 @@ import json
 import re
 from typing import Any
 
-from fastapi import APIRouter
+from fastapi import APIRouter, Request
 from fastapi.openapi.utils import get_openapi
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel
 
-from app.api.frames import CLIENT_FRAMES, SERVER_FRAMES
+from rummy_wire.frames import CLIENT_FRAMES, SERVER_FRAMES
 
 router = APIRouter()
 
@@ -85,7 +86,7 @@ On every connect the server sends the current `state` (read from the database, n
 cache) and `presence`. After that, a `state` frame follows every change; a client that reads
 slower than the room changes gets only the newest view. A move or vote refused gets an
 `error` frame, then the current `state`; a refused chat frame gets its `error` frame alone
-(chat changes no game state). Text follows one policy (API.md v1.3): a frame with a lone
+(chat changes no game state). Text follows one policy (docs/api.md v1.3): a frame with a lone
 surrogate is refused with `invalid_text`.
 
 Reconnecting: a client reconnects after any close whose code is marked `reconnect: true`
@@ -192,7 +193,7 @@ def document() -> dict[str, Any]:
         "asyncapi": "3.0.0",
         "info": {
             "title": "rummy websocket",
-            "version": "1.2",
+            "version": "1.3",
             "description": "One socket per seat (or spectator) of a room: the seat's view "
             "after every change, presence, chat, and moves and votes the other way. The REST "
             "API is in /openapi.json; both documents share their schemas.\n\n" + RECONNECT,
@@ -229,11 +230,34 @@ def document() -> dict[str, Any]:
     }
 
 
+# Where `make run` serves: the server of the copy in docs/asyncapi.json.
+DEFAULT_HOST = "127.0.0.1:8000"
+
+
+def with_server(host: str = DEFAULT_HOST, secure: bool = False) -> dict[str, Any]:
+    """The document with its `servers`: the one it was fetched from (AsyncAPI 3.0's Server
+    Object: host and protocol; the channel's address is the path)."""
+    doc = document()
+    server = {
+        "host": host,
+        "protocol": "wss" if secure else "ws",
+        "title": "This rummy server",
+        "description": "The server this document was fetched from: its REST API "
+        f"({'https' if secure else 'http'}://{host}/openapi.json) shares the schemas.",
+    }
+    channels = {
+        name: {**channel, "servers": [{"$ref": "#/servers/this"}]}
+        for name, channel in doc["channels"].items()
+    }
+    return {**doc, "servers": {"this": server}, "channels": channels}
+
+
 @router.get("/asyncapi.json", include_in_schema=False)
-async def get_asyncapi() -> JSONResponse:
+async def get_asyncapi(request: Request) -> JSONResponse:
     """The AsyncAPI document of the websocket (like /openapi.json, not listed in it)."""
-    return JSONResponse(document())
+    secure = request.url.scheme in ("https", "wss")
+    return JSONResponse(with_server(request.url.netloc or DEFAULT_HOST, secure))
 
 
 if __name__ == "__main__":
-    print(json.dumps(document(), indent=2, ensure_ascii=False))
+    print(json.dumps(with_server(), indent=2, ensure_ascii=False))

@@ -1,4 +1,4 @@
-"""Challenges (API.md v1.2, invitations v1.3): the same deals for friends, each against the
+"""Challenges (docs/api.md, "Friends"): the same deals for friends, each against the
 computer; an entry starts only from an invitation, each good for one entry."""
 
 from __future__ import annotations
@@ -7,13 +7,19 @@ from typing import Annotated
 
 from fastapi import APIRouter, Depends, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, Field
 
 from app.api.deps import ServiceDep
-from app.api.names import Name
-from app.api.responses import BODY, errors
-from app.social.challenges import ChallengeResult, Seated
+from app.api.responses import BODY, errors, limited
+from app.social.challenges import Seated
 from app.social.registry import friends_of
+from rummy_wire.friends import (
+    ChallengeRequest,
+    ChallengeResult,
+    ChallengeSeat,
+    Invite,
+    InviteRequest,
+    PlayRequest,
+)
 
 router = APIRouter(prefix="/api", tags=["challenges"])
 
@@ -21,59 +27,6 @@ ChallengeId = Annotated[
     str,
     Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$", description="the challenge id"),
 ]
-
-
-class ChallengeRequest(BaseModel):
-    variant: str = Field("classic", max_length=32, examples=["classic", "basic", "rummy51"])
-    players: int | None = Field(
-        None, ge=2, le=8, strict=True, description="default: the variant's fewest"
-    )
-    bots: dict[str, Annotated[str, Field(max_length=32)]] = Field(
-        default_factory=dict,
-        max_length=8,
-        description='seat number -> bot level, e.g. {"1": "hard"}; unnamed seats the default',
-    )
-    name: Name = "Player 1"
-    invite_name: Name = Field(
-        "Friend", description="the name of the first invitation (in `challenge_url`)"
-    )
-
-
-class PlayRequest(BaseModel):
-    name: Name = "Player 1"
-    invite: str | None = Field(
-        None,
-        max_length=128,
-        description="the invitation (`?invite=` of its link), good for one entry",
-    )
-
-
-class InviteRequest(BaseModel):
-    name: Name = Field("Friend", description="who the invitation is for, shown with its entry")
-
-
-class ChallengeSeat(BaseModel):
-    challenge: str
-    room: str
-    seat: int
-    token: str
-    invite_url: str
-    seat_url: str
-    challenge_url: str = Field(
-        description="the challenge's page; the creator's holds its first invitation"
-    )
-    owner: str | None = Field(
-        None,
-        description="the creator only: the secret that makes more invitations "
-        "(POST .../invites, Authorization: Bearer <owner>); keep it",
-    )
-    invite: str | None = Field(None, description="the creator only: the first invitation")
-
-
-class Invite(BaseModel):
-    invite: str = Field(description="the code, good for one entry")
-    name: str
-    url: str = Field(description="the challenge's page with this invitation")
 
 
 _bearer = HTTPBearer(auto_error=False, description="the challenge's owner secret")
@@ -104,7 +57,10 @@ def _answer(request: Request, seated: Seated) -> ChallengeSeat:
 
 
 @router.post(
-    "/challenges", status_code=201, response_model=ChallengeSeat, responses=errors(*BODY, 429)
+    "/challenges",
+    status_code=201,
+    response_model=ChallengeSeat,
+    responses={**limited(201), **errors(*BODY)},
 )
 async def create_challenge(
     body: ChallengeRequest, service: ServiceDep, request: Request
@@ -115,8 +71,9 @@ async def create_challenge(
     for each other friend with POST .../invites."""
     name = body.name or "Player 1"
     challenges = friends_of(service).challenges
+    bots = dict[str, str](body.bots)
     seated = await challenges.create(
-        body.variant, body.players, body.bots, name, body.invite_name or "Friend"
+        body.variant, body.players, bots, name, body.invite_name or "Friend"
     )
     return _answer(request, seated)
 
@@ -155,16 +112,18 @@ async def invite_to_challenge(
     "/challenges/{challenge}/play",
     status_code=201,
     response_model=ChallengeSeat,
-    responses=errors(
-        403,
-        404,
-        409,
-        *BODY,
-        429,
-        e403="No or an unknown invitation (`forbidden`)",
-        e404="No such challenge (`challenge_not_found`)",
-        e409="The invitation was used already (`invite_spent`)",
-    ),
+    responses={
+        **limited(201),
+        **errors(
+            403,
+            404,
+            409,
+            *BODY,
+            e403="No or an unknown invitation (`forbidden`)",
+            e404="No such challenge (`challenge_not_found`)",
+            e409="The invitation was used already (`invite_spent`)",
+        ),
+    },
 )
 async def play_challenge(
     challenge: ChallengeId, service: ServiceDep, request: Request, body: PlayRequest | None = None

@@ -1,4 +1,4 @@
-"""Chat routes (API.md v1.2 "Chat"): post a message as a seat, read the room's messages.
+"""Chat routes (docs/api.md, "Friends"): post a message as a seat, read the room's messages.
 The websocket takes `{"type": "chat", "text"}` frames too (app/api/ws.py)."""
 
 from __future__ import annotations
@@ -9,10 +9,10 @@ from fastapi import APIRouter, Depends, HTTPException, Query, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
 from app.api.deps import RoomId, SeatDep, ServiceDep
-from app.api.responses import BODY, SEAT, errors
+from app.api.responses import BODY, SEAT, TOKEN_OR_SPECTATOR, errors
 from app.errors import Unauthorized
-from app.social.chat import ChatHistory, ChatPosted, ChatRequest
 from app.social.registry import friends_of
+from rummy_wire.friends import ChatHistory, ChatPosted, ChatRequest
 
 router = APIRouter(prefix="/api", tags=["chat"])
 
@@ -60,7 +60,12 @@ async def post_chat(
     return ChatPosted(message=await friends_of(service).chat.post(room, seat, body.text))
 
 
-@router.get("/rooms/{room}/chat", response_model=ChatHistory, responses=errors(*SEAT))
+@router.get(
+    "/rooms/{room}/chat",
+    response_model=ChatHistory,
+    responses=errors(*SEAT),
+    openapi_extra=TOKEN_OR_SPECTATOR,
+)
 async def get_chat(
     room: RoomId,
     service: ServiceDep,

@@ -5,18 +5,14 @@ from __future__ import annotations
 import logging
 
 from fastapi import APIRouter
-from pydantic import BaseModel
 
 from app.api.deps import ServiceDep
 from app.errors import Unavailable
-from app.views import ErrorBody
+from rummy_wire.errors import ErrorBody
+from rummy_wire.server import Health
 
 router = APIRouter(tags=["health"])
 log = logging.getLogger("rummy.health")
-
-
-class Health(BaseModel):
-    status: str
 
 
 @router.get(

@@ -6,27 +6,13 @@ from __future__ import annotations
 from typing import Literal
 
 from fastapi import APIRouter, Query
-from pydantic import BaseModel, Field
 
 import rules
 from app.api.deps import RoomId, SeatDep, TurnsDep
 from app.api.responses import SEAT, errors
+from rummy_wire.advice import HintView, Reasons, ReviewDecision, ReviewView
 
 router = APIRouter(prefix="/api/rooms/{room}", tags=["play"])
-
-
-class Reasons(BaseModel):
-    en: str
-    nl: str
-
-
-class HintView(BaseModel):
-    """API.md v1.1 `hint`: one good legal move and why, in plain words."""
-
-    move: rules.Move
-    reason: str
-    # The reason in every language the web app speaks; `reason` is the one asked for.
-    reasons: Reasons
 
 
 @router.get("/hint", response_model=HintView, responses=errors(*SEAT, 409))
@@ -41,32 +27,6 @@ async def get_hint(
     409 `not_your_turn` on another seat's turn, `wrong_phase` once the hand is over."""
     move, reasons = await turns.advice.hint(room, seat)
     return HintView(move=move, reason=reasons[lang], reasons=Reasons(**reasons))
-
-
-class ReviewDecision(BaseModel):
-    version: int
-    move: rules.Move
-    better: rules.Move | None = Field(description="the hard bot's choice where it differs")
-    cost: float = Field(
-        description="expected points the move made cost against `better`, from this seat's "
-        "view, never more than the hand's points at stake"
-    )
-    spread: float = Field(0.0, description="the uncertainty of `cost` (± points)")
-    capped: bool = Field(
-        False,
-        description="the estimate was above the hand's points at stake: `cost` is all of "
-        "them, and `spread` is 0 (v1.2)",
-    )
-    reason: str
-    reasons: Reasons
-
-
-class ReviewView(BaseModel):
-    """API.md v1.1 `review`: this seat's decisions of hand `hand`, judged by the hard bot."""
-
-    hand: int
-    status: Literal["pending", "ready"]
-    decisions: list[ReviewDecision]
 
 
 @router.get("/review", response_model=ReviewView, responses=errors(*SEAT, 409))

@@ -7,9 +7,9 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Header, Query, Response
 
 from app.api.deps import RoomId, SeatDep, SeatedDep, ServiceDep
-from app.api.responses import BODY, SEAT, errors, view_response
-from app.api.schemas import MoveRequest, VoteRequest
+from app.api.responses import BODY, RATE_HEADERS, SEAT, errors, limited, view_response
 from app.views import RecentMoves, RoomView
+from rummy_wire.requests import MoveRequest, VoteRequest
 
 router = APIRouter(prefix="/api/rooms/{room}", tags=["play"])
 
@@ -25,6 +25,7 @@ _ACCEPTED: dict[int | str, dict[str, Any]] = {
         "headers": {
             "Rummy-Version": {"description": "the room's version", "schema": {"type": "integer"}},
             "Preference-Applied": {"schema": {"type": "string"}},
+            **RATE_HEADERS,
         },
         # No body, yet declared as the empty text it is: generators type an answer without
         # content as `Any` (openapi-python-client), which a typed client cannot use.
@@ -34,7 +35,9 @@ _ACCEPTED: dict[int | str, dict[str, Any]] = {
 
 
 @router.post(
-    "/moves", response_model=RoomView, responses={**_ACCEPTED, **errors(*SEAT, 409, *BODY)}
+    "/moves",
+    response_model=RoomView,
+    responses={**limited(200), **_ACCEPTED, **errors(*SEAT, 409, *BODY)},
 )
 async def post_move(
     room: RoomId,
@@ -47,8 +50,8 @@ async def post_move(
     the same view there and need not receive it twice.
 
     The answer comes after every computer, stand-in or timer turn that followed the move at
-    once (API.md v1.2): `version` may grow by more than one. A client that needs each step
-    reads the websocket's frames or `GET .../recent`.
+    once (docs/api.md, "Conventions"): `version` may grow by more than one. A client that
+    needs each step reads the websocket's frames or `GET .../recent`.
 
     409 `stale_version` carries the current view under `state` so the client can resync."""
     service, seat = seated.service, seated.seat
@@ -59,7 +62,9 @@ async def post_move(
     return view_response(await service.view_text(room, seat, after))
 
 
-@router.post("/votes", response_model=RoomView, responses=errors(*SEAT, 409, *BODY))
+@router.post(
+    "/votes", response_model=RoomView, responses={**limited(200), **errors(*SEAT, 409, *BODY)}
+)
 async def cast_vote(room: RoomId, body: VoteRequest, seated: SeatedDep) -> Response:
     """Vote `next_hand` or `new_match`; it acts once every human seat voted the same."""
     service, seat = seated.service, seated.seat
@@ -76,5 +81,5 @@ async def get_recent(
 ) -> RecentMoves:
     """The moves of the hand in play after version `since` (a path of its own: beside
     POST /moves it would make a 405 name one method only): what happened while this
-    seat was away (API.md v1.1 additions, "Seats that stay alive")."""
+    seat was away (docs/api.md, "Routes")."""
     return await service.moves_since(room, since)

@@ -1,4 +1,4 @@
-"""Rematch (API.md v1.2): a seat of a finished match asks for the next one."""
+"""Rematch (docs/api.md, "Friends"): a seat of a finished match asks for the next one."""
 
 from __future__ import annotations
 

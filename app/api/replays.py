@@ -1,6 +1,6 @@
-"""Replays and match records (API.md v1.2 "Match records"): a finished hand step by step,
-each step's table built by `rules.replay_steps` (the browser only draws them), from a room
-or from a log or record the client sends; and a room's match record.
+"""Replays and match records (docs/api.md, "Match records and replays"): a finished hand
+step by step, each step's table built by `rules.replay_steps` (the browser only draws
+them), from a room or from a log or record the client sends; and a room's match record.
 """
 
 from __future__ import annotations
@@ -10,24 +10,16 @@ from typing import Annotated
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import JSONResponse
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
-from pydantic import BaseModel, Field
 from starlette.concurrency import run_in_threadpool
 
 import rules
 from app.api.deps import RoomId, SeatDep, ServiceDep
-from app.api.responses import BODY, SEAT, errors
+from app.api.responses import BODY, SEAT, TOKEN_OR_SPECTATOR, errors, limited
 from app.api.serverkey import signer_of
 from app.errors import Unauthorized
-from app.match_records import (
-    InvalidRecord,
-    LogBody,
-    MatchRecord,
-    build_record,
-    log_moves,
-    pick,
-    replay_of,
-)
+from app.match_records import InvalidRecord, build_record, log_moves, pick, replay_of
 from app.views import LogHand, room_options
+from rummy_wire.records import LogBody, MatchRecord, Replay
 
 router = APIRouter(prefix="/api", tags=["replays"])
 
@@ -37,17 +29,6 @@ HandQuery = Annotated[
     Query(ge=0, le=100_000, description="the log's hand number; default: the last finished"),
 ]
 _NOT_OVER = "No finished hand of that number (`wrong_phase`)"
-
-
-class Replay(BaseModel):
-    """A finished hand, step by step: the deal, then the table after every move."""
-
-    hand: int = Field(description="the log's hand number (0: the room's first hand)")
-    hands: list[int] = Field(description="every finished hand's number, to pick another")
-    players: list[str] | None = Field(
-        None, description="the seats' names, when the replay came from a record"
-    )
-    steps: list[rules.ReplayStep]
 
 
 def _steps(
@@ -92,7 +73,7 @@ async def get_replay(
 @router.post(
     "/replays",
     response_model=Replay,
-    responses=errors(*BODY, 409, e409=_NOT_OVER),
+    responses={**limited(200), **errors(*BODY, 409, e409=_NOT_OVER)},
 )
 def replay_record(body: MatchRecord | LogBody, hand: HandQuery = None) -> Replay:
     """A hand of a match record (docs/record.md) or of a room's log, step by step, with no
@@ -125,10 +106,11 @@ async def _record_reader(
     response_model=MatchRecord,
     responses=errors(*SEAT),
     dependencies=[Depends(_record_reader)],
+    openapi_extra=TOKEN_OR_SPECTATOR,
 )
 async def get_record(room: RoomId, service: ServiceDep, request: Request) -> JSONResponse:
     """The match record (`rummy-record/1`, docs/record.md): every finished hand of the
-    room's latest match, self-contained, signed by the server (`signature`, API.md v1.3;
+    room's latest match, self-contained, signed by the server (`signature`, docs/api.md v1.3;
     its key: GET /api/server-key). A seat's token, or none for a room with spectators."""
     snap = await service.snapshot(room)
     options = room_options(snap, service.settings.away_seconds)

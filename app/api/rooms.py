@@ -6,8 +6,7 @@ from fastapi import APIRouter, Request, Response
 
 import rules
 from app.api.deps import RoomId, SeatDep, ServiceDep
-from app.api.responses import BODY, ROOM, SEAT, errors, view_response
-from app.api.schemas import CreateRoomRequest, JoinRequest
+from app.api.responses import BODY, ROOM, SEAT, errors, limited, view_response
 from app.social.registry import friends_of
 from app.views import (
     CreatedRoom,
@@ -17,6 +16,7 @@ from app.views import (
     RoomView,
     build_summary,
 )
+from rummy_wire.requests import CreateRoomRequest, JoinRequest
 
 router = APIRouter(prefix="/api", tags=["rooms"])
 
@@ -38,7 +38,7 @@ _FIXED_DEAL = "A fixed seed or deal without RUMMY_ALLOW_FIXED_DEALS (`forbidden`
     "/rooms",
     status_code=201,
     response_model=CreatedRoom,
-    responses=errors(403, *BODY, 429, e403=_FIXED_DEAL),
+    responses={**limited(201), **errors(403, *BODY, e403=_FIXED_DEAL)},
 )
 async def create_room(
     body: CreateRoomRequest, service: ServiceDep, request: Request
@@ -74,7 +74,7 @@ async def create_room(
     "/rooms/{room}/join",
     status_code=201,
     response_model=JoinedRoom,
-    responses=errors(*ROOM, 409, *BODY),
+    responses={**limited(201), **errors(*ROOM, 409, *BODY)},
 )
 async def join_room(
     room: RoomId, service: ServiceDep, request: Request, body: JoinRequest | None = None

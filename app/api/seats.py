@@ -1,4 +1,4 @@
-"""Seats that stay alive (API.md v1.1): a stand-in for a seat whose owner left."""
+"""Seats that stay alive (docs/api.md, "Routes"): a stand-in for a seat whose owner left."""
 
 from __future__ import annotations
 
@@ -6,8 +6,8 @@ from fastapi import APIRouter, Response
 
 from app.api.deps import RoomId, SeatDep, ServiceDep, TurnsDep
 from app.api.responses import BODY, SEAT, errors, view_response
-from app.api.schemas import StandInRequest
 from app.views import RoomView
+from rummy_wire.requests import StandInRequest
 
 router = APIRouter(prefix="/api/rooms/{room}", tags=["play"])
 

@@ -1,4 +1,4 @@
-"""The server's public key (API.md v1.3 "Signed match records"): what a verifier checks a
+"""The server's public key (docs/api.md v1.3 "Signed match records"): what a verifier checks a
 record's signature with (`rummy verify --server URL`, web/verify.html)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Watching a room without a seat (API.md v1.1 spectators): the table as everyone sees it.
+"""Watching a room without a seat (docs/api.md, "A seat's view"): the table as everyone sees it.
 The live form is the websocket's `?watch=1` (app/api/ws.py)."""
 
 from __future__ import annotations

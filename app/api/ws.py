@@ -2,9 +2,9 @@
 goes to everyone, and moves and votes may come this way too.
 
 A socket authenticates with `?token=` or, so that no URL carries the token, with its first
-frame `{"type": "auth", "token": "..."}` (API.md v1.1), sent within `ws_auth_seconds`
+frame `{"type": "auth", "token": "..."}` (docs/api.md v1.1), sent within `ws_auth_seconds`
 (5 s): waiting for it, the socket holds no opening place (app/guards/handshake.py), and a
-silent one is closed with 4401 (API.md v1.3).
+silent one is closed with 4401 (docs/api.md v1.3).
 
 Every frame for one socket goes through that socket's `Outbox` and one writer task, so
 frames never interleave and views arrive in version order; news skip the task only while
@@ -14,7 +14,7 @@ newest in each outbox: a socket that fell behind skips straight to the newest vi
 The outbox is bounded (app/api/outbox.py): a client that sends without reading is closed
 with `CLOSE_BEHIND` instead of growing the server's memory.
 
-`?watch=1` opens a spectator's socket (API.md v1.1): no token, no auth frame, the table as
+`?watch=1` opens a spectator's socket (docs/api.md v1.1): no token, no auth frame, the table as
 everyone sees it (`RoomService.watch`), and only pings: it counts as no seat's presence.
 """
 
@@ -33,22 +33,24 @@ from pydantic import ValidationError
 import rules
 from app.api.fanout import Audience, Fanout
 from app.api.outbox import CLOSE_BEHIND, Outbox, SendNow
-from app.api.schemas import MoveRequest, VoteRequest
 from app.errors import (
     AppError,
     Forbidden,
     InvalidRequest,
     InvalidText,
+    MalformedMove,
     RoomExpired,
     RoomNotFound,
     Unauthorized,
     Unavailable,
     error_payload,
+    field_errors,
 )
 from app.guards.handshake import park
 from app.rooms.service import RoomService
 from app.social.registry import friends_of
-from app.textpolicy import SURROGATE_REFUSAL, has_lone_surrogate
+from rummy_wire.requests import MoveRequest, VoteRequest
+from rummy_wire.textpolicy import SURROGATE_REFUSAL, has_lone_surrogate
 
 router = APIRouter()
 log = logging.getLogger("rummy.ws")
@@ -70,7 +72,7 @@ async def room_socket(
     service: RoomService = websocket.app.state.service
     if token is None and not watch:
         # It will wait for its auth frame: meanwhile it holds no opening place another
-        # address may need (app/guards/handshake.py, API.md v1.3 "Websocket openings").
+        # address may need (app/guards/handshake.py, docs/api.md v1.3 "Websocket openings").
         park(websocket.scope)
     await websocket.accept()
     try:
@@ -281,7 +283,7 @@ async def _handle(
             await friends_of(service).chat.from_socket(room, seat, data)
         except AppError as exc:
             # Chat changes no game state: its refusal is the error frame alone, no view
-            # (API.md v1.3).
+            # (docs/api.md v1.3).
             outbox.put(_error_frame(exc))
         return
     # A lone surrogate: no answer could even quote it (the error frame would not encode).
@@ -299,12 +301,11 @@ async def _handle(
             vote = VoteRequest.model_validate(data, extra="ignore")
             await service.cast(room, seat, vote.vote, vote.version)
         else:
-            raise InvalidRequest('type must be "move", "vote" or "ping"')
+            raise InvalidRequest('type must be "move", "vote", "chat" or "ping"')
     except ValidationError as exc:
-        first = exc.errors()[0]
-        where = ".".join(str(p) for p in first["loc"])
-        error = rules.InvalidMove if kind == "move" else InvalidRequest
-        raise error(f"{where}: {first['msg']}") from None
+        message, details = field_errors(exc.errors())
+        error = MalformedMove if kind == "move" else InvalidRequest
+        raise error(message, details=details) from None
 
 
 def _error_frame(exc: AppError | rules.IllegalMove) -> dict[str, Any]:

@@ -23,7 +23,6 @@ shares the proxy's address, so raise the cap (or set 0) and let the proxy cap co
 from __future__ import annotations
 
 import asyncio
-import json
 import weakref
 from collections import Counter
 from typing import Any
@@ -32,6 +31,7 @@ import uvicorn
 from uvicorn.server import ServerState
 
 from app.config import Settings
+from app.errors import AppError, RateLimited, RequestTimeout, error_json
 
 try:
     from uvicorn.protocols.http.httptools_impl import HttpToolsProtocol as _BaseProtocol
@@ -91,9 +91,9 @@ def server_config(app: Any, settings: Settings, **options: Any) -> GuardedConfig
     )
 
 
-def _refusal(status: int, reason: str, code: str, message: str) -> bytes:
-    body = json.dumps({"error": {"code": code, "message": message}}).encode()
-    # Every 429 says when to try again (API.md v1.3): once one of its connections closed.
+def _refusal(reason: str, exc: AppError) -> bytes:
+    status, body = error_json(exc)
+    # Every 429 says when to try again (docs/api.md v1.3): once one of its connections closed.
     retry = "retry-after: 1\r\n" if status == 429 else ""
     head = (
         f"HTTP/1.1 {status} {reason}\r\ncontent-type: application/json\r\n{retry}"
@@ -128,7 +128,7 @@ class GuardedHttpProtocol(_BaseProtocol):
 
     def _refuse_over_cap(self, transport: asyncio.Transport, cap: int) -> None:
         message = f"more than {cap} open connections from one address"
-        transport.write(_refusal(429, "Too Many Requests", "rate_limited", message))
+        transport.write(_refusal("Too Many Requests", RateLimited(message)))
         transport.close()
 
     def data_received(self, data: bytes) -> None:
@@ -168,7 +168,7 @@ class GuardedHttpProtocol(_BaseProtocol):
         self._head_timer = None
         if not self.transport.is_closing():
             message = f"the request head did not arrive within {self.config.header_timeout:g} s"
-            self.transport.write(_refusal(408, "Request Timeout", "request_timeout", message))
+            self.transport.write(_refusal("Request Timeout", RequestTimeout(message)))
             self.transport.close()
 
     def _release(self) -> None:

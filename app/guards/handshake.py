@@ -10,7 +10,7 @@ more is refused before the app sees it, which costs the process almost nothing, 
 client waits `Retry-After` (1 s, more the longer the queue) with jitter and tries again
 (web/js/api.js, bots/client.py through websockets' own backoff, bench/load.py).
 
-Silence holds no place (API.md v1.3 "Websocket openings"). A socket that waits for its auth
+Silence holds no place (docs/api.md v1.3 "Websocket openings"). A socket that waits for its auth
 frame costs nothing while it waits, but it used to count as opening until its first frame
 out, so eight silent sockets shut the door on every seat for the 10 s of the auth deadline
 (`RUMMY_WS_MAX_OPENING=8`). Now the app `park`s a socket before it waits for its auth frame:

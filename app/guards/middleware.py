@@ -21,7 +21,7 @@
   escaped key (`{"\\u0074ype": "move"}`) is counted like any other move.
 - `ws_max_per_client` open websockets per address (per process); one more gets 429.
 - A JSON body that holds a lone surrogate (`"\\ud800"`) gets 422 `invalid_text` before the
-  app sees it (API.md v1.3): no route could put it in a database, a seal or an answer.
+  app sees it (docs/api.md v1.3): no route could put it in a database, a seal or an answer.
 - A `HEAD` is served as its `GET` without the body (app/guards/head.py), turned into one
   before any guard looks at it: the app has this one middleware, not a second layer for it.
 
@@ -47,10 +47,11 @@ from app.guards.http import (
     rate_kind,
     read_body,
     send_error,
+    with_headers,
 )
 from app.guards.ratelimit import RateLimits
 from app.guards.sockets import IdleSweeper, refuse_socket, serve_socket, socket_state
-from app.textpolicy import SURROGATE_REFUSAL, json_has_lone_surrogate
+from rummy_wire.textpolicy import SURROGATE_REFUSAL, json_has_lone_surrogate
 
 _SLOW_DOWN = "too many requests: slow down and retry later"
 # When a client at its open-socket cap may try again: one of its sockets must close first,
@@ -98,17 +99,20 @@ class Guards:
 
     # --- rate-limit decisions shared by both protocols -------------------------------
 
-    async def _blocked(self, scope: Scope, kind: str | None) -> float | None:
-        """Seconds to wait when this request must be refused, else `None` (spends one)."""
+    async def _blocked(self, scope: Scope, kind: str | None) -> tuple[float, str] | None:
+        """Seconds to wait and the rate that ran out when this request must be refused,
+        else `None` (spends one)."""
         if not self.enabled:
             return None
         client = client_of(scope)
         if ROOM_PATH.match(scope["path"]):
             wait = await self.rates.ask("auth_fail", client, spend=False)
             if wait is not None:
-                return wait
+                return wait, "auth_fail"
         if kind is not None:
-            return await self.rates.ask(kind, client, spend=True)
+            wait = await self.rates.ask(kind, client, spend=True)
+            if wait is not None:
+                return wait, kind
         return None
 
     async def _failed_check(self, scope: Scope) -> None:
@@ -118,10 +122,16 @@ class Guards:
     # --- HTTP ------------------------------------------------------------------------
 
     async def _http(self, scope: Scope, receive: Receive, send: Send) -> None:
-        wait = await self._blocked(scope, rate_kind(scope["method"], scope["path"]))
-        if wait is not None:
-            await send_error(send, RateLimited(_SLOW_DOWN), wait)
+        kind = rate_kind(scope["method"], scope["path"])
+        blocked = await self._blocked(scope, kind)
+        if blocked is not None:
+            wait, spent = blocked
+            rated = await self.rates.headers(spent, client_of(scope))
+            await send_error(send, RateLimited(_SLOW_DOWN), wait, rated)
             return
+        if kind is not None and self.enabled:
+            # A route with a rate says what is left of it (docs/api.md, "Rate limits").
+            send = with_headers(send, await self.rates.headers(kind, client_of(scope)))
         limit = self.max_body_bytes
         too_big = f"the request body exceeds {limit} bytes"
         for name, value in scope.get("headers", ()):
@@ -167,9 +177,10 @@ class Guards:
     # --- websocket -------------------------------------------------------------------
 
     async def _websocket(self, scope: Scope, receive: Receive, send: Send) -> None:
-        wait = await self._blocked(scope, None)
-        if wait is not None:
-            await refuse_socket(scope, receive, send, RateLimited("too many failed checks"), wait)
+        blocked = await self._blocked(scope, None)
+        if blocked is not None:
+            refusal = RateLimited("too many failed checks")
+            await refuse_socket(scope, receive, send, refusal, blocked[0])
             return
         client = client_of(scope)
         cap = self.ws_max_per_client

@@ -10,6 +10,7 @@ window slides, without a burst of twice the rate at a window's edge.
 from __future__ import annotations
 
 import logging
+import math
 import re
 import time
 from typing import Any
@@ -98,6 +99,26 @@ class RateLimits:
         except Exception as exc:
             self._log_outage(exc)
             return None
+
+    async def headers(self, kind: str, client: str) -> list[tuple[bytes, bytes]]:
+        """`RateLimit-Policy` and `RateLimit` (the IETF httpapi RateLimit header fields,
+        draft 9: a named policy with its quota `q` per window `w` seconds; what is left `r`
+        and the seconds `t` until the window has room again) for `client`'s `kind`, as an
+        answer's headers; none for a kind that is off or when the storage fails."""
+        rate, limiter = self.rates.get(kind), self._limiter
+        if rate is None or limiter is None:
+            return []
+        try:
+            stats = await limiter.get_window_stats(rate, kind, client)
+        except Exception as exc:
+            self._log_outage(exc)
+            return []
+        left = max(int(stats.remaining), 0)
+        reset = max(math.ceil(stats.reset_time - time.time()), 0) if left < rate.amount else 0
+        return [
+            (b"ratelimit-policy", f'"{kind}";q={rate.amount};w={rate.get_expiry()}'.encode()),
+            (b"ratelimit", f'"{kind}";r={left};t={reset}'.encode()),
+        ]
 
     @staticmethod
     async def _wait(

@@ -26,7 +26,7 @@ class LocalHub:
         self._connections: dict[str, dict[int, int]] = defaultdict(lambda: defaultdict(int))
         # Called with (room, event) for every event of every room, before its listeners.
         self._watchers: list[Callable[[str, Event], None]] = []
-        # When each seat's last socket closed, while it has none (API.md `away_since`).
+        # When each seat's last socket closed, while it has none (docs/api.md `away_since`).
         self._away: dict[str, dict[int, datetime]] = {}
         # The time away marks are made with: the room service puts its own (injectable) clock.
         self.clock: Callable[[], datetime] = lambda: datetime.now(UTC)

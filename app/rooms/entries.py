@@ -1,5 +1,5 @@
 """What an accepted entry carries besides its state, filled in just before its commit: the
-hand it ends or deals (the log's hand rows), and the turn timer's deadline (API.md v1.1
+hand it ends or deals (the log's hand rows), and the turn timer's deadline (docs/api.md v1.1
 `turn_seconds`, `turn_deadline`).
 
 The deadline is data: every commit writes the deadline of the turn it leaves the room in,

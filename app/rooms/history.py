@@ -10,7 +10,7 @@ import rules
 from app.persist.records import LogEntry, Snapshot
 from app.persist.store import Store
 from app.rooms.port import STAND_IN
-from app.views.log import LogHand, LogMove, LogStandIn, LogVote, RecentMoves
+from rummy_wire.log import LogHand, LogMove, LogStandIn, LogVote, RecentMoves
 
 
 async def moves_since(store: Store, snap: Snapshot, since: int) -> RecentMoves:
@@ -45,7 +45,7 @@ async def hand_log(store: Store, room_id: str) -> list[LogHand]:
             for e in entries
             if e.kind == STAND_IN
         ]
-        end = rules.replay(start, [(m.seat, m.move) for m in moves])
+        end = rules.replay(start, [(m.seat, m.move) for m in moves])  # a ShownDraw is a Draw
         hands.append(
             LogHand(
                 hand=hand.seq,
@@ -64,12 +64,9 @@ async def hand_log(store: Store, room_id: str) -> list[LogHand]:
 def _log_moves(entries: list[LogEntry], start: rules.GameState) -> list[LogMove]:
     """The moves among a hand's log entries (from `start`, the hand as dealt), as the log and
     the recent moves show them: discard draws name their card."""
-    moves = [
-        LogMove(version=e.version, seat=e.seat, move=rules.parse_move(json.loads(e.move)))
-        for e in entries
-        if e.kind == "move"
-    ]
-    cards = rules.discard_pickups(start, [(m.seat, m.move) for m in moves])
+    played = [(e, rules.parse_move(json.loads(e.move))) for e in entries if e.kind == "move"]
+    shown = rules.name_pickups(start, [(e.seat, move) for e, move in played])
     return [
-        m.model_copy(update={"card": cards[i]}) if i in cards else m for i, m in enumerate(moves)
+        LogMove(version=e.version, seat=e.seat, move=move)
+        for (e, _), (_, move) in zip(played, shown, strict=True)
     ]

@@ -22,7 +22,7 @@ from app.persist.records import Commit, Snapshot
 
 if TYPE_CHECKING:
     from app.config import Settings
-    from app.views.log import LogHand
+    from rummy_wire.log import LogHand
 
 STAND_IN = "stand_in"  # the log entry of a stand-in's start ({"stand_in": level}) or end (null)
 

@@ -18,8 +18,8 @@ from app.rooms.marks import MarksBatcher
 from app.rooms.port import NoTurns, TurnSteps
 from app.rooms.snapshots import SnapshotCache
 from app.rooms.tokens import MAX_TOKEN, hash_token
-from app.textpolicy import refusal
 from app.views import LogHand, RecentMoves, RoomView, build_view, view_text
+from rummy_wire.textpolicy import refusal
 
 
 class RoomReads:

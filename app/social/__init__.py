@@ -1,4 +1,4 @@
-"""Friends at the table (API.md v1.2): chat, rematch, challenges.
+"""Friends at the table (docs/api.md v1.2): chat, rematch, challenges.
 
 Kept apart from the move path: these modules read rooms through the room service and write
 only their own tables (app/social/models.py), so a chat message never touches a room's

@@ -1,4 +1,4 @@
-"""Challenges (API.md v1.2): two friends play the same deals, each against the computer.
+"""Challenges (docs/api.md v1.2): two friends play the same deals, each against the computer.
 
 A challenge is a match seed and a table plan (variant, players, the bot level of each
 seat). Every entry is a computer room made from that seed, with the caller in seat 0 and
@@ -12,7 +12,7 @@ the bots' choices are not, because they answer what each player did, and a game 
 gone another way gives them other things to answer. Deals stay secret until each room's
 own hand is over: challenge rooms have no spectators, their logs need their seat's token,
 and the comparison lists only finished hands, with points and winners, never cards. An
-entry starts only from an invitation, once (app/social/invites.py, API.md v1.3), and is
+entry starts only from an invitation, once (app/social/invites.py, docs/api.md v1.3), and is
 listed from its start, finished or not, under its invitation's name: a player who throws
 an entry away to learn the deals is seen doing it.
 """
@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import secrets
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
@@ -36,36 +36,11 @@ from app.social.invites import Invites, check_owner, owner_secret
 from app.social.keys import derive
 from app.social.models import Challenge, ChallengeEntry
 from app.social.newroom import open_room
+from rummy_wire.friends import ChallengeResult, Entry, EntryHand
 
 
 class ChallengeNotFound(NotFound):
     code = "challenge_not_found"
-
-
-class EntryHand(BaseModel):
-    hand: int = Field(description="the hand's number in the log: 0 for the first")
-    points: list[int]
-    winner: int | None
-
-
-class Entry(BaseModel):
-    name: str
-    invite_name: str | None = Field(
-        description="the name the owner gave the invitation it came from; null for the "
-        "challenger's own entry"
-    )
-    room: str
-    finished: bool = Field(description="its match is over")
-    hands: list[EntryHand] = Field(description="only hands that are over")
-    match_winner: int | None
-
-
-class ChallengeResult(BaseModel):
-    challenge: str
-    variant: str
-    players: int
-    bots: dict[str, str] = Field(description="seat number -> bot level, the same in every entry")
-    entries: list[Entry]
 
 
 class Seated(BaseModel):

@@ -1,10 +1,10 @@
-"""Chat at the table (API.md v1.2 "Chat"): checked, rate limited, stored with the room,
+"""Chat at the table (docs/api.md v1.2 "Chat"): checked, rate limited, stored with the room,
 sent to every socket of the room through the hub.
 
 A message is no move: it changes no version and takes no room lock, only this module's own
 per-room lock, which orders the ids it hands out in this process; across processes the
 primary key (room, id) makes the second writer of an id try again with the next.
-Nothing here logs: a message's text must never reach a log line (API.md). It is stored
+Nothing here logs: a message's text must never reach a log line (docs/api.md). It is stored
 sealed (app/persist/sealing.py, bound to its room and id), so neither a database dump nor
 a driver that logs its statements' parameters (aiosqlite at DEBUG) shows it.
 """
@@ -16,7 +16,6 @@ import weakref
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from pydantic import BaseModel, Field
 from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
@@ -26,7 +25,8 @@ from app.persist.sealing import StateCipher
 from app.rooms.service import RoomService
 from app.social.models import ChatMessage
 from app.social.options import RoomSocialRows
-from app.textpolicy import Refused, check_text
+from rummy_wire.friends import ChatMessage as ChatEntry
+from rummy_wire.textpolicy import Refused, check_text
 
 MAX_CODE_POINTS = 200
 RATE_MESSAGES = 10  # per seat
@@ -37,31 +37,8 @@ ID_RETRIES = 5
 QUIET_ROOMS_MAX = 100_000
 
 
-class ChatEntry(BaseModel):
-    id: int = Field(description="grows by one per room")
-    seat: int
-    name: str
-    text: str
-    at: datetime
-
-
-class ChatPosted(BaseModel):
-    message: ChatEntry
-
-
-class ChatHistory(BaseModel):
-    messages: list[ChatEntry] = Field(description="oldest first")
-
-
-class ChatRequest(BaseModel):
-    text: str = Field(
-        description="1 to 200 characters after trimming, under the text policy (API.md v1.3): "
-        "no control or format character, no lone surrogate, no stacked marks, not invisible"
-    )
-
-
 def clean_text(text: str) -> str:
-    """`text` trimmed, under the one text policy (app/textpolicy.py). Raises InvalidText."""
+    """`text` trimmed, under the one text policy (rummy_wire/textpolicy.py). Raises InvalidText."""
     try:
         return check_text(text, MAX_CODE_POINTS, "a message")
     except Refused as exc:

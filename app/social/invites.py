@@ -1,4 +1,4 @@
-"""A challenge's invitations (API.md v1.3): each good for one entry, made by the holder of
+"""A challenge's invitations (docs/api.md v1.3): each good for one entry, made by the holder of
 the challenge's owner secret.
 
 A challenge used to be open to anyone with its link, as often as they liked, every entry

@@ -40,7 +40,7 @@ class RoomSocial(Base):
         String(32), ForeignKey("rooms.id", ondelete="CASCADE"), primary_key=True
     )
     chat: Mapped[bool] = mapped_column(Boolean, default=True, server_default=true())
-    # The room its rematch made (API.md v1.2 `rematch`); NULL until someone asks.
+    # The room its rematch made (docs/api.md v1.2 `rematch`); NULL until someone asks.
     rematch: Mapped[str | None] = mapped_column(String(32), nullable=True)
 
 
@@ -71,13 +71,13 @@ class ChallengeEntry(Base):
     # 0 for the challenger, then in the order friends played it.
     seq: Mapped[int] = mapped_column(Integer)
     name: Mapped[str] = mapped_column(String(64))
-    # The name the owner gave the invitation it came from (API.md v1.3); NULL for the
+    # The name the owner gave the invitation it came from (docs/api.md v1.3); NULL for the
     # challenger's own entry and entries from before invitations.
     invite_name: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class ChallengeInvite(Base):
-    """An invitation, good for one entry (API.md v1.3): only its code's SHA-256 is kept."""
+    """An invitation, good for one entry (docs/api.md v1.3): only its code's SHA-256 is kept."""
 
     __tablename__ = "challenge_invites"
 

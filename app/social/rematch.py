@@ -1,4 +1,4 @@
-"""Rematch (API.md v1.2 "Rematch"): once a match is over, one new room with the same
+"""Rematch (docs/api.md v1.2 "Rematch"): once a match is over, one new room with the same
 players, names, options and bot levels, every seat moved on by one so the deal passes on.
 
 Exactly one rematch per room: in this process a per-room lock orders the calls, and across

@@ -1,4 +1,4 @@
-"""Advice for a seat from the hard bot, from that seat's views only (API.md v1.1): a hint
+"""Advice for a seat from the hard bot, from that seat's views only (docs/api.md v1.1): a hint
 for the move to make now, and the review of a finished hand's decisions (computed in the
 background: app/turns/reviews.py). Both think in the room's bot worker."""
 
@@ -14,7 +14,7 @@ from app.turns.botpool import BotPool
 from app.turns.reviews import Reviews
 from bots.explain import explain
 
-# The level whose move a hint suggests (API.md v1.1: the hard bot).
+# The level whose move a hint suggests (docs/api.md v1.1: the hard bot).
 HINT_LEVEL = "hard"
 
 

@@ -1,4 +1,4 @@
-"""Hand reviews (API.md v1.1 `review`): computed once per (room, hand, seat) in the background.
+"""Hand reviews (docs/api.md v1.1 `review`): computed once per (room, hand, seat) in the background.
 
 The first request for a finished hand starts the review and answers `pending`; the work runs
 off the event loop in the room's bot worker (`app.turns.botpool`) with a bounded sample count, and
@@ -29,7 +29,7 @@ def steps_of(hand: LogHand, seat: int) -> list[Step]:
     steps = []
     for m in hand.moves:
         view = rules.seat_view(state, seat)
-        steps.append(Step(m.version, view, m.move if m.seat == seat else None))
+        steps.append(Step(m.version, view, rules.as_played(m.move) if m.seat == seat else None))
         state = rules.apply(state, m.seat, m.move)
     return steps
 

@@ -1,4 +1,4 @@
-"""Stand-ins (API.md v1.1, "Seats that stay alive"): a bot plays a seat whose owner left.
+"""Stand-ins (docs/api.md v1.1, "Seats that stay alive"): a bot plays a seat whose owner left.
 
 A human seat whose sockets have all closed is away (the hub's `away_since`). Once it has
 been away for `away_seconds`, another seat may ask for a stand-in: a bot of the room's

@@ -1,4 +1,4 @@
-"""The turn timer (API.md v1.1 `turn_seconds`, `turn_deadline`, `seats[i].timeouts`).
+"""The turn timer (docs/api.md v1.1 `turn_seconds`, `turn_deadline`, `seats[i].timeouts`).
 
 The deadline is data, not a task: every commit writes the room's `turn_deadline` with its
 compare-and-swap (app/rooms/entries.py `completed`), so it is in the database before

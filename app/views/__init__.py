@@ -1,30 +1,21 @@
-"""What the API shows: a seat's view and the spectator's (`seat`), a room's public summary
-and the answers to creating and joining it (`rooms`), the hand log (`log`), and the error
-body (`errors`)."""
+"""What the API shows, built from the rooms' snapshots: a seat's view and the spectator's
+(`seat`), a room's public summary (`rooms`). The models themselves are the wire's
+(rummy_wire: one definition, shared with the typed client), named here too for the app."""
 
-from app.views.errors import ErrorBody, ErrorDetail
-from app.views.log import LogHand, LogMove, LogStandIn, LogVote, RecentMoves, RoomLog
-from app.views.rooms import (
-    CreatedRoom,
-    JoinedRoom,
-    RoomOptions,
-    RoomSummary,
-    SummarySeat,
-    build_summary,
-    room_options,
-)
+from app.views.rooms import build_summary, room_options
 from app.views.seat import (
     PLAYING,
-    RoomView,
-    SeatInfo,
     StandInLevel,
-    WatchView,
     build_spectator_view,
     build_view,
     carry_seat_infos,
     seat_infos,
     view_text,
 )
+from rummy_wire.errors import ErrorBody, ErrorDetail
+from rummy_wire.log import LogHand, LogMove, LogStandIn, LogVote, RecentMoves, RoomLog
+from rummy_wire.rooms import CreatedRoom, JoinedRoom, RoomOptions, RoomSummary, SummarySeat
+from rummy_wire.views import RoomView, SeatInfo, WatchView
 
 __all__ = [
     "PLAYING",

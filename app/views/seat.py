@@ -1,49 +1,24 @@
-"""The seat view the API sends (rules' SeatView plus the room's fields: API.md `state`), the
-spectator's, and the seats' infos; each view's JSON text made once per seat and version."""
+"""The seat view the API sends (the wire's `RoomView`: rules' view plus the room's fields,
+docs/api.md "A seat's view"), the spectator's, and the seats' infos; each view's JSON text
+made once per seat and version."""
 
 from __future__ import annotations
 
 from datetime import datetime
 from typing import TypeVar, cast
 
-from pydantic import BaseModel, Field
 from pydantic_core import to_json
 
 import rules
-from app.choices import BotLevel, BotName
 from app.hub.protocol import Presence
 from app.persist.records import Snapshot
 from rules.boundary.carried import form_of, trusted
+from rummy_wire.choices import BotLevel
+from rummy_wire.views import RoomView, SeatInfo, WatchView
 
 PLAYING = ("draw", "play")
 StandInLevel = BotLevel
 _StandIn = StandInLevel | None  # made once: `X | None` at run time costs on the hot path
-
-
-class SeatInfo(BaseModel):
-    model_config = rules.SENT_WHOLE
-
-    name: str | None
-    connected: bool
-    bot: BotName | None = Field(description="strategy or level of a computer seat, else null")
-    away_since: datetime | None = Field(
-        None, description="a human seat without a socket: when its last one closed"
-    )
-    stand_in: StandInLevel | None = Field(
-        None, description="the level of the bot playing this seat while its owner is away"
-    )
-    timeouts: int = Field(0, description="turns the turn timer played for this seat")
-
-
-class RoomView(rules.SeatView):
-    """One seat's view of the room (API.md `state`)."""
-
-    room: str
-    version: int
-    seats: tuple[SeatInfo, ...]
-    turn_deadline: datetime | None = Field(
-        None, description="when the turn now played runs out (rooms with a turn timer)"
-    )
 
 
 # The first part of the key under which a snapshot keeps its seat infos.
@@ -162,12 +137,6 @@ def _room_view(
         turn_deadline=snap.turn_deadline,
     )
     return trusted(cls, view, fast)
-
-
-class WatchView(RoomView):
-    """The room as a spectator sees it (API.md v1.1): no seat, no hand, no `legal`."""
-
-    seat: None = None  # type: ignore[assignment]
 
 
 def build_spectator_view(snap: Snapshot, presence: Presence) -> WatchView:

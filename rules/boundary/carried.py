@@ -1,11 +1,12 @@
 """A frozen model's engine form kept with it, and building models from trusted engine data.
 
 A `GameState` the rules made carries the `Game` it was made from, and a seat view the list of
-engine moves its `legal` came from, in the private attribute ``_fast`` (a `FastForm`): the
-next `apply`, `seat_view` or `legal_moves` converts nothing. The form is derived data, never
-part of the model's value: it is not dumped, two models with different forms (or one
-without) compare equal, a deep copy or a pickle leaves it behind, and `model_copy(update=...)`
-drops it (the new field values no longer match it). Whoever reads a form must not change it.
+engine moves its `legal` came from, in the private attribute ``_fast`` (a `FastForm`, the
+slot the wire's models keep for it: rummy_wire.base `Carrier`): the next `apply`,
+`seat_view` or `legal_moves` converts nothing. The form is derived data, never part of the
+model's value: it is not dumped, two models with different forms (or one without) compare
+equal, a deep copy or a pickle leaves it behind, and `model_copy(update=...)` drops it (the
+new field values no longer match it). Whoever reads a form must not change it.
 
 Validation stays at the boundary (client JSON, stored JSON, a `Game` from outside): what the
 engine produces is valid by construction, so `trusted` builds models from it as they are.
@@ -13,55 +14,17 @@ engine produces is valid by construction, so `trusted` builds models from it as 
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from typing import Any, Generic, Self, TypeVar
+from collections.abc import Iterable
+from typing import Any, TypeVar
 
-from pydantic import BaseModel, PrivateAttr
+from pydantic import BaseModel
 
-from rules.moves import Frozen
+from rummy_wire.base import Carrier, FastForm
 
-T = TypeVar("T")
 M = TypeVar("M", bound=BaseModel)
 _set = object.__setattr__
 
-
-class FastForm(Generic[T]):
-    """A slot for the engine form of the model holding it (None until someone fills it)."""
-
-    __slots__ = ("value",)
-
-    def __init__(self, value: T | None = None) -> None:
-        self.value = value
-
-    def __eq__(self, other: object) -> bool:
-        # A cache never makes two models unequal.
-        return isinstance(other, FastForm)
-
-    __hash__ = None  # type: ignore[assignment]
-
-    def __copy__(self) -> FastForm[T]:
-        return FastForm(self.value)
-
-    def __deepcopy__(self, memo: dict[int, Any]) -> FastForm[T]:
-        return FastForm()
-
-    def __reduce__(self) -> tuple[type[FastForm[T]], tuple[()]]:
-        return (FastForm, ())
-
-    def __repr__(self) -> str:
-        return "FastForm()" if self.value is None else "FastForm(...)"
-
-
-class Carrier(Frozen):
-    """A frozen model that may carry its engine form (`FastForm`) along."""
-
-    _fast: FastForm[Any] = PrivateAttr(default_factory=FastForm)
-
-    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Self:
-        copied = super().model_copy(update=update, deep=deep)
-        if update:
-            _set(copied, "__pydantic_private__", {"_fast": FastForm()})
-        return copied
+__all__ = ["Carrier", "FastForm", "form_of", "trusted"]
 
 
 def form_of(model: Carrier) -> FastForm[Any] | None:

@@ -134,7 +134,7 @@ class Game(HandGame):
                 raise MustDrawFirst("draw a card from the stock or the discard pile first")
             self._draw(seat, move[1])
             if move[1] == SRC_DISCARD:
-                move = (DRAW, SRC_DISCARD, self.drawn_from_discard)  # API.md v1.1: it was face up
+                move = (DRAW, SRC_DISCARD, self.drawn_from_discard)  # it was face up (v1.1)
         elif kind == DISCARD:
             self._discard(seat, move[1])
         elif kind == MELD:

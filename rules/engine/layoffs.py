@@ -2,7 +2,7 @@
 
 Run lay-offs: at each end, every extension the hand can make card by card (the natural card
 of the next rank if held, else a joker if one is left), so single cards and longer runs of
-cards are all listed; and natural cards at one end with jokers at the other (API.md v1.2:
+cards are all listed; and natural cards at one end with jokers at the other (docs/api.md v1.2:
 `end` settles the jokers' side only), the naturals held in a row from the run's end.
 Set lay-offs: every group of the missing suits held plus jokers that the set can take (how
 rummy51 frees a set's joker).

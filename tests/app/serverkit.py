@@ -16,10 +16,12 @@ def ok(response: httpx.Response, status: int = 200) -> Any:
 
 
 def error_code(response: httpx.Response, status: int) -> str:
-    """The error code of a 4xx in API.md's shape, after checking the status."""
+    """The error code of a 4xx in docs/api.md's shape, after checking the status."""
     assert response.status_code == status, response.text
     body = response.json()
-    assert set(body["error"]) == {"code", "message"}
+    # `details` names every invalid field of a 422 (docs/api.md, "Errors").
+    assert set(body["error"]) - {"details"} == {"code", "message"}
+    assert ("details" in body["error"]) <= (status == 422)
     assert isinstance(body["error"]["message"], str) and body["error"]["message"]
     return str(body["error"]["code"])
 

@@ -1,4 +1,4 @@
-"""Challenges (API.md v1.2): two players, each against the computer, dealt the same
+"""Challenges (docs/api.md v1.2): two players, each against the computer, dealt the same
 hands for every hand; the second player's room shows no deal before its hand is over."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Chat (API.md v1.2): a real server on each database, real sockets for seats and a
+"""Chat (docs/api.md v1.2): a real server on each database, real sockets for seats and a
 spectator, and what each of them is shown."""
 
 from __future__ import annotations

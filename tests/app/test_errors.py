@@ -1,4 +1,4 @@
-"""Every error code of API.md, each in the error shape, from real HTTP requests."""
+"""Every error code of docs/api.md, each in the error shape, from real HTTP requests."""
 
 from __future__ import annotations
 
@@ -126,8 +126,9 @@ async def test_422_illegal_moves_name_their_rule(client: Api) -> None:
         f"/api/rooms/{room}/moves", json={"move": DRAW}, headers=client.auth(t0)
     )
     assert error_code(response, 422) == "invalid_move"
+    headers = {**client.auth(t0), "Content-Type": "application/json"}
     response = await client.http.post(
-        f"/api/rooms/{room}/moves", content=b"{not json", headers=client.auth(t0)
+        f"/api/rooms/{room}/moves", content=b"{not json", headers=headers
     )
     assert error_code(response, 422) == "invalid_move"
 
@@ -149,9 +150,9 @@ async def test_422_invalid_request(client: Api) -> None:
     assert error_code(await client.create(mode="computer", bots=bots), 422) == "invalid_request"
     bots = {"1": "psychic"}
     assert error_code(await client.create(mode="computer", bots=bots), 422) == "invalid_request"
-    assert error_code(await client.http.post("/api/rooms", content=b"[1"), 422) == (
-        "invalid_request"
-    )
+    json_type = {"Content-Type": "application/json"}
+    response = await client.http.post("/api/rooms", content=b"[1", headers=json_type)
+    assert error_code(response, 422) == "invalid_request"
     room, tokens = await online_room(client, seed=4)
     response = await client.http.post(
         f"/api/rooms/{room}/votes", json={"vote": "surrender"}, headers=client.auth(tokens[0])

@@ -1,4 +1,4 @@
-"""API.md v1.2, Clarified, over real HTTP: a lay-off's `end` settles the jokers' side only.
+"""docs/api.md v1.2, Clarified, over real HTTP: a lay-off's `end` settles the jokers' side only.
 A joker and a natural card sent together land at opposite ends of the run when the natural
 card fits only the other end, at either end (issue 48, item 5)."""
 

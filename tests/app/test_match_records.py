@@ -1,4 +1,4 @@
-"""Match records and replays over real HTTP (API.md v1.2 "Match records", docs/record.md):
+"""Match records and replays over real HTTP (docs/api.md v1.2 "Match records", docs/record.md):
 `GET .../record`, `GET .../replay?hand=N`, the stateless `POST /api/replays`, and
 `rummy verify` on a record."""
 
@@ -210,13 +210,15 @@ async def test_a_replay_refuses_what_does_not_hold_together(
     discard["move"]["card"] = "JK"  # classic has no joker
     moved = copy.deepcopy(record)
     moved["hands"][0]["moves"].insert(0, moved["hands"][0]["moves"][1])
+    misnamed = copy.deepcopy(record)
+    _misname_a_pickup(misnamed)
     async with httpx.AsyncClient(base_url=live_server, timeout=60) as http:
         for bad in (changed, moved):
             r = await http.post("/api/replays?hand=0", json=bad)
             assert error_code(r, 422) in ("invalid_record", "invalid_request"), r.text
-        assert (
-            error_code(await http.post("/api/replays?hand=0", json=moved), 422) == "invalid_record"
-        )
+        for bad in (moved, misnamed):
+            r = await http.post("/api/replays?hand=0", json=bad)
+            assert error_code(r, 422) == "invalid_record", r.text
         junk: object
         for junk in ({}, [], {"format": "rummy-record/9"}, {"hands": "x"}):
             assert error_code(await http.post("/api/replays", json=junk), 422) == "invalid_request"
@@ -254,6 +256,13 @@ def _change_a_move_card(record: dict[str, Any]) -> None:
     entry["move"]["card"] = sorted(held)[0]
 
 
+def _misname_a_pickup(record: dict[str, Any]) -> None:
+    # A draw names the card it took (a stock draw none): any other name is a forgery.
+    hand = record["hands"][0]
+    draw = next(m for m in hand["moves"] if m["move"]["type"] == "draw")
+    draw["move"]["card"] = "AS" if draw["move"].get("card") != "AS" else "2S"
+
+
 def _change_the_scores(record: dict[str, Any]) -> None:
     record["scores"][0] += 5
 
@@ -263,6 +272,7 @@ def _change_the_scores(record: dict[str, Any]) -> None:
     [
         (_swap_dealt_card, "hand 1: FAIL", "seat 0's hand in the log"),
         (_change_a_move_card, "hand 0: FAIL", "is illegal"),
+        (_misname_a_pickup, "hand 0: FAIL", "misnames its card"),
         (_change_the_scores, "hand 1: FAIL", "the record states the scores"),
     ],
 )

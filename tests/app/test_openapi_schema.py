@@ -4,6 +4,8 @@ as verbs, and schemas exact enough that a generated client needs no type checks.
 from __future__ import annotations
 
 import json
+import re
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -78,7 +80,12 @@ def test_every_answer_is_declared_with_a_schema(openapi: dict[str, Any]) -> None
 
 def test_the_minimal_move_answer_is_declared(openapi: dict[str, Any]) -> None:
     minimal = openapi["paths"]["/api/rooms/{room}/moves"]["post"]["responses"]["204"]
-    assert set(minimal["headers"]) == {"Rummy-Version", "Preference-Applied"}
+    assert set(minimal["headers"]) == {
+        "Rummy-Version",
+        "Preference-Applied",
+        "RateLimit",
+        "RateLimit-Policy",
+    }
     assert minimal["content"] == {"text/plain": {"schema": {"type": "string", "maxLength": 0}}}
 
 
@@ -163,7 +170,7 @@ def test_what_every_view_carries_is_required(openapi: dict[str, Any]) -> None:
 
 
 def test_request_bodies_have_examples_the_schema_accepts(openapi: dict[str, Any]) -> None:
-    from app.api import schemas as requests
+    from rummy_wire import requests
 
     for name in ("CreateRoomRequest", "JoinRequest", "MoveRequest", "VoteRequest"):
         examples = _schemas(openapi)[name]["examples"]
@@ -197,3 +204,66 @@ def test_an_integer_is_a_json_integer(live_server: LiveServer) -> None:
 
     assert create(60.0) == 201
     assert [create(bad) for bad in (True, "60", 60.5, 601.0)] == [422] * 4
+
+
+def _enums(node: Any, where: str = "") -> Iterator[tuple[str, tuple[Any, ...]]]:
+    if isinstance(node, dict):
+        if "enum" in node:
+            yield where, tuple(sorted(map(str, node["enum"])))
+        for key, sub in node.items():
+            yield from _enums(sub, f"{where}.{key}")
+    elif isinstance(node, list):
+        for i, sub in enumerate(node):
+            yield from _enums(sub, f"{where}[{i}]")
+
+
+def test_one_enum_per_concept(openapi: dict[str, Any]) -> None:
+    """A closed set of names is one named component, referred to wherever it is used: a
+    generated client gets one enum type for `variant`, `phase`, `mode`, a bot's level, a
+    draw's source, a vote and an error code, not one per field (docs/api.md)."""
+    schemas = openapi["components"]["schemas"]
+    named = {
+        "VariantName",
+        "Phase",
+        "Mode",
+        "BotName",
+        "BotLevel",
+        "DrawSource",
+        "VoteKind",
+        "ErrorCode",
+        "End",
+        "RoomStatus",
+    }
+    assert named <= set(schemas)
+    seen: dict[tuple[Any, ...], list[str]] = {}
+    for where, values in _enums(schemas):
+        seen.setdefault(values, []).append(where)
+    assert {v: w for v, w in seen.items() if len(w) > 1} == {}
+    text = json.dumps(schemas)
+    for field, enum in (("variant", "VariantName"), ("phase", "Phase"), ("mode", "Mode")):
+        found = re.findall(rf'"{field}": (\{{[^{{}}]*\}})', text)
+        assert found and all(enum in f for f in found), (field, found)
+
+
+def test_every_operation_has_a_readable_summary(openapi: dict[str, Any]) -> None:
+    for path, methods in openapi["paths"].items():
+        for method, operation in methods.items():
+            name = operation["operationId"]
+            summary = operation["summary"]
+            assert summary != name.replace("_", " ").title(), (method, path)
+            assert summary[0].isupper() and not summary.endswith("."), summary
+
+
+def test_the_error_code_is_one_closed_enum(openapi: dict[str, Any]) -> None:
+    detail = openapi["components"]["schemas"]["ErrorDetail"]
+    assert detail["properties"]["code"] == {"$ref": "#/components/schemas/ErrorCode"}
+    codes = openapi["components"]["schemas"]["ErrorCode"]["enum"]
+    assert "stale_version" in codes and "unsupported_media_type" in codes
+
+
+def test_descriptions_point_to_the_contract_in_the_repo(live_server: LiveServer) -> None:
+    """Every description in both documents that names the contract names the one a clone
+    has, docs/api.md, never the docs/api.md a clone does not have."""
+    for document in ("openapi.json", "asyncapi.json"):
+        text = httpx.get(f"{live_server}/{document}").text
+        assert "docs/api.md" not in text.replace("docs/api.md", ""), document

@@ -1,5 +1,5 @@
 """GET /api/rooms/{room}/recent?since=V: the moves of the hand in play after a version, so
-that a player coming back sees what happened while they were away (API.md v1.1 additions,
+that a player coming back sees what happened while they were away (docs/api.md v1.1 additions,
 "Seats that stay alive"), and nothing any seat could not see."""
 
 from __future__ import annotations
@@ -32,14 +32,14 @@ async def test_a_returning_seat_reads_the_moves_it_missed(server: LiveServer, cl
     assert body["room"] == room and body["since"] == v
     seats = [(m["version"], m["seat"]) for m in body["moves"]]
     assert seats == [(v + 1, 0), (v + 2, 0), (v + 3, 1)]
+    # A pickup from the discard pile names its card in the move, which lay face up (docs/api.md
+    # v1.3, one shape for a named pickup); a stock draw names none.
     assert [m["move"] for m in body["moves"]] == [
         DRAW,
         {"type": "discard", "card": hand[0]},
-        {"type": "draw", "source": "discard"},
+        {"type": "draw", "source": "discard", "card": hand[0]},
     ]
-    # A pickup from the discard pile names its card, which lay face up (API.md v1.2); a
-    # stock draw names none.
-    assert [m["card"] for m in body["moves"]] == [None, None, hand[0]]
+    assert not [m for m in body["moves"] if "card" in m]  # nothing beside the move
     # Later versions give the rest; the newest gives nothing.
     assert [m["version"] for m in ok(await recent(client, room, tokens[0], v + 2))["moves"]] == [
         v + 3
@@ -57,8 +57,8 @@ async def test_a_pickup_of_the_upcard_names_it(server: LiveServer, client: Api) 
     upcard, v = view["discard_top"], view["version"]
     ok(await client.move(room, tokens[0], {"type": "draw", "source": "discard"}, v))
     body = ok(await recent(client, room, tokens[1], 0))
-    assert [(m["move"], m["card"]) for m in body["moves"]] == [
-        ({"type": "draw", "source": "discard"}, upcard)
+    assert [m["move"] for m in body["moves"]] == [
+        {"type": "draw", "source": "discard", "card": upcard}
     ]
 
 

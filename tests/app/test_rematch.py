@@ -1,4 +1,4 @@
-"""Rematch (API.md v1.2): a finished match of each mode, the seats pressing at the same
+"""Rematch (docs/api.md v1.2): a finished match of each mode, the seats pressing at the same
 moment, exactly one new room with the seats moved on by one and a token of its own each."""
 
 from __future__ import annotations

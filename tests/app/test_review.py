@@ -25,7 +25,9 @@ def _played_hand(seed: int) -> tuple[rules.GameState, list[LogMove], rules.GameS
     while state.phase in ("draw", "play"):
         view = rules.seat_view(state, state.turn)
         move = bot.choose(view, list(rules.legal_moves(view)), Random(len(moves)))
-        moves.append(LogMove(version=len(moves) + 1, seat=state.turn, move=move))
+        # As the log shows it: a draw names its card where it took one from the pile.
+        shown = rules.name_pickups(start, [(m.seat, m.move) for m in moves] + [(state.turn, move)])
+        moves.append(LogMove(version=len(moves) + 1, seat=state.turn, move=shown[-1][1]))
         state = rules.apply(state, state.turn, move)
     return start, moves, state
 

@@ -1,4 +1,4 @@
-"""rummy51's penalty limit as a room option (API.md v1.1, RULES.md "rummy51 match length"):
+"""rummy51's penalty limit as a room option (docs/api.md v1.1, RULES.md "rummy51 match length"):
 refused when it is not 101, 201 or 301 or the variant has none, shown in the summary, and
 the match runs on past 101 and ends after the hand in which someone reaches 201."""
 

@@ -1,50 +1,81 @@
-"""rummy_client against a live server: docs/client.md's example plays a whole computer match,
-refusals come back as typed errors, and the socket's frames as typed models."""
+"""rummy_client against a live server: the README's example runs as printed and passes
+`mypy --strict` (the client is typed: py.typed), refusals come back as typed errors, the
+socket's frames as typed models; and the client stands alone: importing it loads nothing
+of the server, and its wheel installs two packages, `rummy_client` and `rummy_wire`."""
 
 from __future__ import annotations
 
 import asyncio
 import re
+import subprocess
+import sys
+import zipfile
 from pathlib import Path
-from typing import Any
 
 import pytest
 from rummytest import LiveServer
 
 import rummy_client
-from rummy_client import ApiError, Draw, RoomView, Rummy, SeatClient
+from rummy_client import ApiError, Draw, RoomView, Rummy
 from rummy_client.models import PongFrame, PresenceFrame, StateFrame
 
-DOCS = Path(__file__).resolve().parents[2] / "docs" / "client.md"
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+# What a script importing the client must not drag in: the server and its dependencies.
+SERVER_SIDE = {"app", "rules", "bots", "fastapi", "starlette", "uvicorn", "sqlalchemy",
+               "alembic", "cryptography", "limits", "aiosqlite"}  # fmt: skip
 
 
-def _example() -> str:
-    [code] = re.findall(r"```python\n(.*?)```", DOCS.read_text(), re.S)[:1]
-    return code
+def _readme_example(server: str, where: Path) -> Path:
+    [code] = re.findall(r"```python\n(.*?)```", (ROOT / "README.md").read_text(), re.S)[:1]
+    path = where / "example.py"
+    path.write_text(code.replace("http://127.0.0.1:8000", server))
+    return path
 
 
-async def test_the_docs_example_plays_a_computer_match(
-    live_server: LiveServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    code = _example()
-    assert len(code.strip().splitlines()) <= 8  # an import, the function, five lines
-    seats: list[SeatClient] = []
-    create = Rummy.create_room
+def test_the_readme_example_runs_as_printed(live_server: LiveServer, tmp_path: Path) -> None:
+    example = _readme_example(str(live_server), tmp_path)
+    done = subprocess.run(
+        [sys.executable, str(example)], capture_output=True, text=True, timeout=240, cwd=tmp_path
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("hand over: ") and "scores: (" in done.stdout
 
-    async def recording(self: Rummy, *args: Any, **kwargs: Any) -> SeatClient:
-        seat = await create(self, *args, **kwargs)
-        seats.append(seat)
-        return seat
 
-    monkeypatch.setattr(Rummy, "create_room", recording)
-    namespace: dict[str, Any] = {}
-    exec(code.replace("http://127.0.0.1:8000", str(live_server)), namespace)
-    await asyncio.wait_for(namespace["main"](), timeout=240)
-    [seat] = seats
-    async with Rummy(live_server) as rummy:
-        view = await rummy.seat(seat.seat.room, seat.seat.token).get_state()
-    assert isinstance(view, RoomView) and view.phase == "match_over"
-    assert view.match_winner is not None and view.hand_number >= 1
+def test_the_readme_example_type_checks_strictly(tmp_path: Path) -> None:
+    example = _readme_example("http://127.0.0.1:8000", tmp_path)
+    done = subprocess.run(
+        [str(BIN / "mypy"), "--strict", "--no-incremental", str(example)],
+        capture_output=True,
+        text=True,
+        timeout=240,
+        cwd=tmp_path,  # no project configuration: the installed client as a user has it
+    )
+    assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_importing_the_client_loads_nothing_of_the_server() -> None:
+    probe = "import rummy_client, sys; print(' '.join({m.split('.')[0] for m in sys.modules}))"
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    loaded = set(done.stdout.split())
+    assert "rummy_wire" in loaded and loaded & SERVER_SIDE == set()
+
+
+def test_the_client_wheel_installs_its_two_packages(tmp_path: Path) -> None:
+    uv = BIN / "uv"
+    done = subprocess.run(
+        [str(uv), "build", "--wheel", "--out-dir", str(tmp_path), str(ROOT / "client")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    [wheel] = tmp_path.glob("rummy_client-*.whl")
+    names = {n.split("/")[0] for n in zipfile.ZipFile(wheel).namelist()}
+    assert {n for n in names if not n.endswith(".dist-info")} == {"rummy_client", "rummy_wire"}
+    files = set(zipfile.ZipFile(wheel).namelist())
+    assert {"rummy_client/py.typed", "rummy_wire/py.typed"} <= files
 
 
 async def test_refusals_are_typed_errors(live_server: LiveServer) -> None:
@@ -99,5 +130,5 @@ async def test_the_socket_speaks_typed_frames(live_server: LiveServer) -> None:
 
 
 def test_the_client_exports_what_docs_names() -> None:
-    for name in ("Rummy", "SeatClient", "SeatSocket", "sockets", "computer", "ApiError"):
+    for name in ("Rummy", "SeatClient", "SeatSocket", "sockets", "simple_player", "ApiError"):
         assert hasattr(rummy_client, name), name

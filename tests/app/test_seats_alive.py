@@ -1,4 +1,4 @@
-"""Seats that stay alive (API.md v1.1): away seats, stand-ins and the turn timer, over real
+"""Seats that stay alive (docs/api.md v1.1): away seats, stand-ins and the turn timer, over real
 servers whose clock the test moves (nothing here sleeps for the minute it simulates)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""API.md v1.1 view additions over real HTTP and a real websocket: `legal` for the seat to
+"""docs/api.md v1.1 view additions over real HTTP and a real websocket: `legal` for the seat to
 act (null for the others and while the room waits), a discard draw named in `last_move`,
 and melds and lay-offs sent in any order."""
 

@@ -1,4 +1,4 @@
-"""Spectators (API.md v1.1 "Seats that stay alive"): the `spectators` room option, the
+"""Spectators (docs/api.md v1.1 "Seats that stay alive"): the `spectators` room option, the
 watch view over REST and the websocket's `?watch=1`, on each database backend."""
 
 from __future__ import annotations

@@ -36,7 +36,7 @@ def body(response: httpx.Response, status: int = 200) -> Any:
 
 def error_code(response: httpx.Response) -> str:
     data = response.json()
-    assert set(data) >= {"error"} and set(data["error"]) == {"code", "message"}, data
+    assert set(data) >= {"error"} and set(data["error"]) - {"details"} == {"code", "message"}, data
     return str(data["error"]["code"])
 
 

@@ -1,4 +1,4 @@
-"""The forger who edits a match record (API.md v1.3 "Signed match records"). On a869841
+"""The forger who edits a match record (docs/api.md v1.3 "Signed match records"). On a869841
 `rummy verify` checked each hand against the one before, never the whole match, and nothing
 said which server issued a record: 100 points added to seat 1's starting and final scores
 in every hand (which changes the winner), all scores shifted, the first hand dropped, every

@@ -1,4 +1,4 @@
-"""Silence cannot fill the door (API.md v1.3 "Websocket openings"). On a869841 a socket that
+"""Silence cannot fill the door (docs/api.md v1.3 "Websocket openings"). On a869841 a socket that
 sent no auth frame counted as opening for the 10 s of the auth deadline: with
 `RUMMY_WS_MAX_OPENING=8` eight silent sockets made every seat's socket get 503 until they
 were closed. Now a socket waiting for its auth frame holds no opening place (at most

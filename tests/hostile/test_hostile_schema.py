@@ -53,7 +53,7 @@ def test_every_operation_answers_as_documented(
     case, server: LiveServer, real_room: tuple[str, str]
 ) -> None:
     room, token = real_room
-    # A well-formed move can still be illegal: the API answers 422 (API.md), which this
+    # A well-formed move can still be illegal: the API answers 422 (docs/api.md), which this
     # check would count as "valid data rejected".
     excluded = [schemathesis.checks.positive_data_acceptance]
     # Only well-formed cases go to the real room: a deliberately malformed one (schemathesis's

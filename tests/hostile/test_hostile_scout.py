@@ -1,4 +1,4 @@
-"""The scout of a challenge (API.md v1.3 "Challenge invitations"): on a869841 anyone with a
+"""The scout of a challenge (docs/api.md v1.3 "Challenge invitations"): on a869841 anyone with a
 challenge's link could play it as often as they liked, under any name, every entry dealt the
 same cards, so a throw-away entry learnt the deals from its own log and the next entry
 played them knowing. Now an entry starts only from an invitation, once; a second use is 409

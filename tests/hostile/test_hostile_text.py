@@ -1,4 +1,4 @@
-"""The hostile byte (API.md v1.3 "One policy for text"): a lone surrogate, text that is only
+"""The hostile byte (docs/api.md v1.3 "One policy for text"): a lone surrogate, text that is only
 a zero-width space, a left-to-right mark, a tag character and a letter under 200 combining
 accents, sent through every text input there is, over REST and the websocket, to a real
 `rummy serve`. On a869841 the surrogate was a 500 in chat and a dropped socket (1006) with a
@@ -155,7 +155,7 @@ async def test_hostile_text_is_refused_everywhere_without_a_traceback(
 def test_one_policy_for_every_text() -> None:
     """The policy itself, on what a person would write: every script, emoji sequences
     (joined by U+200D), Persian's U+200C, accents; and nothing of the refused shapes."""
-    from app.textpolicy import refusal
+    from rummy_wire.textpolicy import refusal
 
     for fine in ["Zoë", "Ελένη", "محمد", "李雷", "👨\u200d👩\u200d👧", "🏳️\u200d🌈", "می\u200cخواهم",
                  "क्\u200dष", "1️⃣", "👍🏽", "Ann O'Neil", "a\u0301\u0301\u0301\u0301"]:  # fmt: skip

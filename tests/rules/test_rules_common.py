@@ -64,7 +64,7 @@ def test_anyone_lays_off_onto_any_meld_at_either_end(variant: str) -> None:
 def test_melds_are_never_rearranged(variant: str) -> None:
     s = game(variant, [[*A_HAND, "9H", "AD"], ["2S", "3S", "4D"]], ["9D"], ["AH"])
     s = play(s, 0, draw(), meld(*OPENING))
-    # API.md v1.2: `end` places jokers only; 9H extends the run where it fits, at its low end.
+    # docs/api.md v1.2: `end` places jokers only; 9H extends the run where it fits, at its low end.
     low = rules.apply(s, 0, layoff("m1", "9H", end="high"))
     assert low.melds[0].cards == ("9H", *OPENING[0])
     rejected(s, 0, layoff("m2", "AD"), "invalid_layoff")

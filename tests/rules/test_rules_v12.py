@@ -1,4 +1,4 @@
-"""API.md "v1.2 additions", Clarified: `end` on a lay-off settles the side of the jokers
+"""docs/api.md "v1.2 additions", Clarified: `end` on a lay-off settles the side of the jokers
 only; natural cards go where their rank fits, and a lay-off is refused only when no
 placement is valid. On fixed deals through the public API; seat 0 acts first."""
 

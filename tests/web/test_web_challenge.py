@@ -1,7 +1,7 @@
 """A challenge in two browsers: Anna makes it from the lobby, makes one link per friend, Bob
 opens his and plays the same deals; both logs show the same hands dealt for every hand, and
 the results page compares them hand by hand and says what makes it fair. Bob's link, used
-again, is refused; a visitor with no link is told to ask for one (API.md v1.3)."""
+again, is refused; a visitor with no link is told to ask for one (docs/api.md v1.3)."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 """What is left of the table's helpers (web/js/legal.js), run as the page runs them: ES
-modules in Chromium, reading a `legal` object shaped like API.md v1.1's and the variants
+modules in Chromium, reading a `legal` object shaped like docs/api.md v1.1's and the variants
 that GET /api/variants publishes. They look things up; they judge nothing."""
 
 from __future__ import annotations

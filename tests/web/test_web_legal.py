@@ -1,4 +1,4 @@
-"""The table lights what the seat's `legal` lists (API.md v1.1) and nothing else, and
+"""The table lights what the seat's `legal` lists (docs/api.md v1.1) and nothing else, and
 rummy51's opening meter counts what the server counts: each test reads the seat's view over
 HTTP and compares it with what the page shows."""
 

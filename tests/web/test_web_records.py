@@ -1,4 +1,4 @@
-"""Replays and match records in the browser (API.md v1.2 "Match records"): every step the
+"""Replays and match records in the browser (docs/api.md v1.2 "Match records"): every step the
 page shows is the one the server built (GET .../replay, POST /api/replays); "Save this match"
 downloads the record, which `rummy verify` accepts and the replay page opens from the file
 alone."""

@@ -1,4 +1,4 @@
-// The only way to the server: REST to act, the websocket to hear (../shared/API.md).
+// The only way to the server: REST to act, the websocket to hear (docs/api.md).
 
 export class ApiError extends Error {
   constructor(status, error, body) {
@@ -42,7 +42,7 @@ export const getRoom = (id) => request("GET", room(id));
 export const getState = (id, token) => request("GET", `${room(id)}/state`, { token });
 export const watchRoom = (id) => request("GET", `${room(id)}/watch`);
 export const getLog = (id, token) => request("GET", `${room(id)}/log`, { token });
-// Replays (API.md v1.2 "Match records"): the server builds every step. `hand` is the log's
+// Replays (docs/api.md v1.2 "Match records"): the server builds every step. `hand` is the log's
 // number (null: the last finished hand).
 const handQuery = (hand) => (hand === null || hand === undefined ? "" : `?hand=${hand}`);
 export const getReplay = (id, token, hand = null) => request("GET", `${room(id)}/replay${handQuery(hand)}`, { token });
@@ -60,12 +60,12 @@ export const sendMove = (id, token, move, version, minimal = false) =>
 // The version makes a repeated vote (a double click) a no-op once its hand is dealt.
 export const sendVote = (id, token, vote, version) =>
   request("POST", `${room(id)}/votes`, { token, body: { vote, version } });
-// Chat (API.md v1.2): a seat posts; a seat, or anyone where spectators may watch, reads.
+// Chat (docs/api.md v1.2): a seat posts; a seat, or anyone where spectators may watch, reads.
 export const postChat = (id, token, text) => request("POST", `${room(id)}/chat`, { token, body: { text } });
 export const getChat = (id, token) => request("GET", `${room(id)}/chat`, { token });
-// Rematch (API.md v1.2): this seat's place in the finished match's next one.
+// Rematch (docs/api.md v1.2): this seat's place in the finished match's next one.
 export const rematch = (id, token) => request("POST", `${room(id)}/rematch`, { token });
-// Challenges (API.md v1.2; v1.3: an entry starts from an invitation, each good for one entry).
+// Challenges (docs/api.md v1.2; v1.3: an entry starts from an invitation, each good for one entry).
 export const createChallenge = (body) => request("POST", "/api/challenges", { body });
 export const playChallenge = (id, name, invite) => request("POST", `/api/challenges/${encodeURIComponent(id)}/play`, { body: { name, invite } });
 export const inviteToChallenge = (id, owner, name) => request("POST", `/api/challenges/${encodeURIComponent(id)}/invites`, { token: owner, body: { name } });

@@ -1,4 +1,4 @@
-// Challenges (API.md v1.2, invitations v1.3): the page at /c/<id>. Its maker gets one link
+// Challenges (docs/api.md v1.2, invitations v1.3): the page at /c/<id>. Its maker gets one link
 // per friend, each good for one game (the owner secret that makes them stays on this
 // device); a friend's link (?invite=) lets them play the same deals once; everyone sees
 // every entry from its start, finished or not, with the name of the link it came from.

@@ -1,4 +1,4 @@
-// The table's chat (API.md v1.2 "Chat"): a panel beside the game, never over it (on a
+// The table's chat (docs/api.md v1.2 "Chat"): a panel beside the game, never over it (on a
 // phone a tab that opens a drawer), an unread count, quick phrases and free text, and a
 // per-seat mute kept in this browser. Every message's text goes in as text (h() and
 // textContent), never as HTML. Spectators read only.

@@ -1,4 +1,4 @@
-// The friends' actions of the table (API.md v1.2): a rematch at the match's end, and
+// The friends' actions of the table (docs/api.md v1.2): a rematch at the match's end, and
 // challenges (a computer match whose deals a friend plays too, and the page comparing them).
 import * as api from "./api.js";
 import { keepOwned, loadChallenge, ownedChallenge } from "./challenge.js";

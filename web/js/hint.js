@@ -1,4 +1,4 @@
-// The Tip button's advice comes from the server (GET /api/rooms/{room}/hint, API.md v1.1):
+// The Tip button's advice comes from the server (GET /api/rooms/{room}/hint, docs/api.md v1.1):
 // the hard bot's move from this seat's view, with its reason in the page's language. When
 // the server has none, the page says so: it plans no move of its own (no rules in the page).
 import { getHint } from "./api.js";

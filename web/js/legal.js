@@ -1,9 +1,9 @@
-// What this seat may do now, read from the view's `legal` (API.md v1.1), plus the meters'
+// What this seat may do now, read from the view's `legal` (docs/api.md v1.1), plus the meters'
 // sums. Nothing here judges a move: the server lists the targets and decides every move.
 import { handValue } from "./cards.js";
 
 const NONE = { draw: [], discard: [], layoffs: [], swaps: [], melds: [], must_play: [], opening: null };
-// API.md: `legal.melds` lists at most 64 melds; a full list may leave out the one selected.
+// docs/api.md: `legal.melds` lists at most 64 melds; a full list may leave out the one selected.
 const MELDS_CAP = 64;
 
 /** The view's `legal`, or an empty one when it is not this seat's move. */

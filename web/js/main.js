@@ -192,7 +192,7 @@ async function connect() {
     receive(unwrapView(token ? await api.getState(room, token) : await api.watchRoom(room)));
   } catch (err) {
     if (err.status === 401 || err.status === 403 || err.status === 404 || err.status === 410) {
-      // Without a token the only 403 is a room that allows no spectators (API.md v1.1).
+      // Without a token the only 403 is a room that allows no spectators (docs/api.md v1.1).
       store.extra.message = !token && err.status === 403 ? t("noSpectators") : errorText(err.error);
       store.update({ page: "error" });
       return;
@@ -264,7 +264,7 @@ const game = {
     }
   },
 
-  /** Let the computer play for `seat`, whose owner left (API.md v1.1 stand-in). */
+  /** Let the computer play for `seat`, whose owner left (docs/api.md v1.1 stand-in). */
   async standIn(seat) {
     const s = store.session;
     try {
@@ -274,7 +274,7 @@ const game = {
     }
   },
 
-  /** Watch a room without a seat: its table read-only, live (API.md v1.1 spectators). */
+  /** Watch a room without a seat: its table read-only, live (docs/api.md v1.1 spectators). */
   async watch() {
     const room = store.session.room;
     store.session = { room, seat: null, token: null, mode: "watch", tokens: null };

@@ -1,4 +1,4 @@
-// What happened while you were away (API.md v1.1, "Seats that stay alive"): when a table
+// What happened while you were away (docs/api.md v1.1, "Seats that stay alive"): when a table
 // opens, the moves of the hand in play since the version this browser last showed of it,
 // from GET /api/rooms/{room}/recent?since=, told in a few sentences until the player closes them.
 import { getRecentMoves } from "./api.js";
@@ -65,7 +65,7 @@ export function awaySummary(view, moves) {
   for (const m of moves) {
     const name = m.seat === view.seat ? t("missedForYou") : seatName(view, m.seat);
     if (m.move?.type === "draw" && m.move.source === "discard") {
-      lines.push(t("missedPickup", { name, card: cardsShort(m.card ? [m.card] : []) }));
+      lines.push(t("missedPickup", { name, card: cardsShort(m.move.card ? [m.move.card] : []) }));
     } else if (m.move?.type === "meld") {
       lines.push(t("missedMeld", { name, cards: (m.move.melds || []).map((g) => cardsShort(g)).join(" · ") }));
     }

@@ -109,7 +109,7 @@ function verifyLink(store, view) {
 }
 
 /** The match is over: "Rematch", or once another seat asked, who did and one button to
- * take this seat in the new room (API.md v1.2 rematch). */
+ * take this seat in the new room (docs/api.md v1.2 rematch). */
 function rematchBlock(store, view) {
   const asked = store.extra.rematch;
   if (!asked || asked.from !== view.room) {

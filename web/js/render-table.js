@@ -306,7 +306,7 @@ export function renderTable(store) {
   const view = store.view;
   const session = store.session;
   const myTurn = view.turn === view.seat && PLAYING.includes(view.phase);
-  // A spectator's view has no seat (API.md v1.1): every seat sits across, nothing to play.
+  // A spectator's view has no seat (docs/api.md v1.1): every seat sits across, nothing to play.
   const watching = view.seat === null;
   const others = [];
   const first = watching ? 0 : 1;

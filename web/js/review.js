@@ -1,4 +1,4 @@
-// The hand review (GET /api/rooms/{room}/review, API.md "Hints"): a seat's own decisions of
+// The hand review (GET /api/rooms/{room}/review, docs/api.md "Hints"): a seat's own decisions of
 // the hand just finished, judged by the hard bot. The server computes it in the background,
 // so this polls while it is pending, then keeps the three decisions that cost the most.
 import { getReplay, getReview } from "./api.js";

@@ -1,4 +1,4 @@
-// Seats that stay alive (API.md v1.1): the "X left the table" banner with its countdown,
+// Seats that stay alive (docs/api.md v1.1): the "X left the table" banner with its countdown,
 // the button that lets the computer play for X, "computer plays for X", and the turn clock.
 // Everything is read from the view the server sends (away_since, stand_in, turn_deadline);
 // the server decides whether a stand-in may start (409 seat_present before away_seconds).

@@ -1,6 +1,6 @@
 // Verify a room's hand log or a match record in the browser: for every finished hand, the
 // revealed seed must hash to the commitment shown during the hand, and must deal exactly
-// the cards the log says were dealt. A match record (API.md v1.3) is checked as a whole
+// the cards the log says were dealt. A match record (docs/api.md v1.3) is checked as a whole
 // too, as `rummy verify` does (app/record_checks.py): numbered 0, 1, 2, ... from zero
 // scores, each hand from the last, the deal passing on, options and names that fit the
 // variant, the match over exactly when its limit is reached; and the server's Ed25519
@@ -226,7 +226,7 @@ export async function verifyHand(entry, rulesets, seen = [], say = sayIn("en")) 
       report.problems.push(say("stock", { at: at + 1 }));
     }
   }
-  // A stand-in's start or end takes a version too (API.md v1.1).
+  // A stand-in's start or end takes a version too (docs/api.md v1.1).
   const versions = [...(entry.moves || []), ...(entry.votes || []), ...(entry.stand_ins || [])]
     .map((m) => m.version)
     .sort((a, b) => a - b);
@@ -246,7 +246,7 @@ export async function verifyLog(log, rulesets, seen = {}, say = sayIn("en")) {
   return reports;
 }
 
-// --- a match record, as a whole (API.md v1.3) ------------------------------------------------
+// --- a match record, as a whole (docs/api.md v1.3) ------------------------------------------------
 
 export const RECORD_FORMAT = "rummy-record/1";
 const TURN_SECONDS = [15, 600];
@@ -375,7 +375,7 @@ export async function verifyRecord(record, rulesets, seen = {}, say = sayIn("en"
   return { hands: reports, match };
 }
 
-// --- the server's signature (API.md v1.3) -----------------------------------------------------
+// --- the server's signature (docs/api.md v1.3) -----------------------------------------------------
 
 /** The bytes a record's signature covers, as Python's json.dumps(sort_keys=True,
  * separators=(",", ":"), ensure_ascii=False) writes the record without its signature

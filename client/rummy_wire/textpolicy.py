@@ -1,4 +1,4 @@
-"""One policy for every free text and token the server takes (API.md v1.3 "One policy for
+"""One policy for every free text and token the server takes (docs/api.md, "One policy for
 text"): player, challenge and invitation names, chat, and the websocket's auth frame.
 
 Refused, wherever it stands in the text as sent:

@@ -1,28 +1,29 @@
-"""The hand log (GET /log) and the recent moves (GET /recent): what every seat saw happen."""
+"""The hand log (GET /log) and the recent moves (GET /recent): what every seat saw happen.
+A draw from the discard pile names the card it took in the move itself (docs/api.md, "One
+shape for a named pickup")."""
 
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
-import rules
-from app.choices import BotLevel
+from rummy_wire.base import SENT_WHOLE
+from rummy_wire.choices import BotLevel
+from rummy_wire.game import GameState, HandResult
+from rummy_wire.moves import ShownMove, VoteKind
 
 
 class LogMove(BaseModel):
     version: int
     seat: int
-    move: rules.Move
-    card: str | None = Field(
-        None,
-        pattern=r"^(?:[A2-9TJQK][CDHS]|JK)$",
-        description="a draw from the discard pile: the card it took (face up); else null",
+    move: ShownMove = Field(
+        description="a draw from the discard pile names the card it took (`card`, face up)"
     )
 
 
 class LogVote(BaseModel):
     version: int
     seat: int
-    vote: rules.VoteKind
+    vote: VoteKind
 
 
 class LogStandIn(BaseModel):
@@ -34,12 +35,12 @@ class LogStandIn(BaseModel):
 
 
 class LogHand(BaseModel):
-    """One finished hand: replay `moves` from `start` with rules.replay to rebuild it."""
+    """One finished hand: replaying `moves` from `start` rebuilds it."""
 
-    model_config = rules.SENT_WHOLE
+    model_config = SENT_WHOLE
 
     hand: int = Field(description="0 for the room's first hand, then 1, 2, ...")
-    start: rules.GameState = Field(description="rules.hand_start(state): the deal, seed included")
+    start: GameState = Field(description="the hand as dealt, its own seed included")
     start_version: int
     end_version: int
     moves: list[LogMove]
@@ -48,7 +49,7 @@ class LogHand(BaseModel):
         default_factory=list,
         description="stand-ins started and ended during the hand: versions without a move",
     )
-    result: rules.HandResult | None = Field(
+    result: HandResult | None = Field(
         description="null when the hand was abandoned by a new_match vote"
     )
 
@@ -66,5 +67,6 @@ class RecentMoves(BaseModel):
     hand_number: int
     since: int
     moves: list[LogMove] = Field(
-        description="in version order; a discard draw names its card (`card`), a stock draw none"
+        description="in version order; a discard draw names its card (`move.card`), a stock "
+        "draw none"
     )

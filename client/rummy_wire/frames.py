@@ -1,21 +1,21 @@
-"""The websocket's frames (API.md "Websocket", v1.1 auth, v1.2 chat and rematch) as models:
-the AsyncAPI document (app/api/asyncapi.py) and the typed client (rummy_client/) are made
-from these, and they share their parts (`RoomView`, `Move`, `SeatInfo`, ...) with the REST
-API's OpenAPI document.
+"""The websocket's frames (docs/api.md, "The websocket") as models: the server's AsyncAPI
+document and the typed client are made from these, and they share their parts
+(`RoomView`, `Move`, `SeatInfo`, ...) with the REST API's OpenAPI document.
 
-The server writes its frames without these models on the hot path (app/api/fanout.py makes
-each view's text once for every socket); tests/app/test_asyncapi.py checks every frame of
-whole hands against the schemas made from them."""
+The server writes its frames without these models on its hot path (it makes each view's
+text once for every socket); its tests check every frame of whole hands against the
+schemas made from them."""
 
 from __future__ import annotations
 
-from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.api.schemas import MoveRequest, VoteRequest
-from app.views import ErrorDetail, RoomView, SeatInfo, WatchView
+from rummy_wire.errors import ErrorDetail
+from rummy_wire.friends import ChatMessage
+from rummy_wire.requests import MoveRequest, VoteRequest
+from rummy_wire.views import RoomView, SeatInfo, WatchView
 
 
 class Frame(BaseModel):
@@ -41,7 +41,7 @@ class PresenceFrame(Frame):
 
 
 class ErrorFrame(Frame):
-    """A frame the server refused (API.md's error codes), or why the socket closes next; a
+    """A frame the server refused (docs/api.md, "Errors"), or why the socket closes next; a
     refused move or vote is followed by the current `state`."""
 
     type: Literal["error"]
@@ -54,16 +54,6 @@ class PongFrame(Frame):
     type: Literal["pong"]
 
 
-class ChatMessage(BaseModel):
-    """API.md v1.2 chat: one message of a room; `id` grows by one per room."""
-
-    id: int
-    seat: int
-    name: str
-    text: str
-    at: datetime
-
-
 class ChatFrame(Frame):
     """A chat message, to every socket of the room (seats and spectators)."""
 
@@ -72,7 +62,7 @@ class ChatFrame(Frame):
 
 
 class RematchFrame(Frame):
-    """The match's rematch room was created (API.md v1.2): join it with
+    """The match's rematch room was created (docs/api.md, "Friends"): join it with
     `POST /api/rooms/{old room}/rematch`."""
 
     type: Literal["rematch"]
@@ -118,7 +108,7 @@ class PingFrame(Frame):
 
 
 class ChatPost(Frame):
-    """API.md v1.2: a chat message from a seat, as the body of POST /chat."""
+    """A chat message from a seat, as the body of POST /chat (docs/api.md, "Friends")."""
 
     type: Literal["chat"]
     text: str = Field(min_length=1, max_length=200)

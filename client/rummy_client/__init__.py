@@ -1,16 +1,16 @@
 """A typed Python client of the rummy server, for scripts and bots: REST on httpx, the
-websocket on websockets, and the server's own pydantic models (rummy_client.models), so a
-view, a move or a frame is the very type the server documents in /openapi.json and
-/asyncapi.json.
+websocket on websockets, and the wire's pydantic models (rummy_wire), so a view, a move or
+a frame is the very type the server documents in /openapi.json and /asyncapi.json.
 
     async with Rummy("http://127.0.0.1:8000") as rummy:
         seat = await rummy.create_room("classic", mode="computer", bots={"1": "easy"})
-        view, choose = await seat.get_state(), computer("medium")   # a RoomView
+        view = await seat.get_state()                     # a RoomView
         while view.phase != "match_over":
-            view = await seat.take_turn(view, choose)     # post_move, or cast_vote
+            view = await seat.take_turn(view, simple_player)   # post_move, or cast_vote
 
 Every method is named for its operation id (`create_room`, `post_move`, `cast_vote`, ...);
-a refusal raises `ApiError` with API.md's `code`. docs/client.md has a whole match.
+a refusal raises `ApiError` with docs/api.md's `code`. docs/client.md has a whole match.
+It imports nothing of the server: `pip install ./client` is all it needs.
 """
 
 from rummy_client.errors import ApiError, SeatLost
@@ -27,7 +27,7 @@ from rummy_client.models import (
     Swap,
     WatchView,
 )
-from rummy_client.players import computer
+from rummy_client.players import simple_player
 from rummy_client.rest import Rummy, SeatClient
 from rummy_client.socket import SeatSocket, sockets
 from rummy_client.urls import Seat, parse_seat_url, ws_url
@@ -50,7 +50,7 @@ __all__ = [
     "ServerFrame",
     "Swap",
     "WatchView",
-    "computer",
+    "simple_player",
     "parse_seat_url",
     "sockets",
     "ws_url",

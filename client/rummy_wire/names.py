@@ -1,7 +1,7 @@
 """Player names: what a seat (and a challenge's invitation) may be called.
 
 A name is shown to every seat and spectator, so it follows the one text policy
-(app/textpolicy.py, API.md v1.3): no control or format character (a joiner only in
+(rummy_wire/textpolicy.py, docs/api.md v1.3): no control or format character (a joiner only in
 context), no lone surrogate, no stacked marks, nothing that renders as nothing, at most
 `MAX_NAME` code points. A name that is empty once trimmed counts as none: the route gives
 the default ("Player 1"), as before v1.3.
@@ -13,7 +13,7 @@ from typing import Annotated
 
 from pydantic import AfterValidator, Field
 
-from app.textpolicy import check_text
+from rummy_wire.textpolicy import check_text
 
 MAX_NAME = 40
 

@@ -1,4 +1,4 @@
-"""The REST API (API.md), one method per operation id, typed by the server's models."""
+"""The REST API (docs/api.md), one method per operation id, typed by the wire's models."""
 
 from __future__ import annotations
 
@@ -33,6 +33,7 @@ from rummy_client.models import (
     VoteKind,
     VoteRequest,
     WatchView,
+    read,
 )
 from rummy_client.socket import SeatSocket, sockets
 from rummy_client.urls import Seat
@@ -57,7 +58,7 @@ class Rummy:
         await self.http.aclose()
 
     async def list_variants(self) -> list[RuleSet]:
-        return VARIANTS.validate_python(_json(await self.http.get("/api/variants")))
+        return VARIANTS.validate_python(_json(await self.http.get("/api/variants")), extra="ignore")
 
     async def create_room(
         self,
@@ -160,7 +161,7 @@ class SeatClient:
         seat's turn (or the hand's end).
 
             while view.phase != "match_over":
-                view = await seat.take_turn(view, computer("medium"))
+                view = await seat.take_turn(view, simple_player)
         """
         if view.phase == "hand_over":
             if view.seat in view.votes.next_hand:
@@ -197,7 +198,7 @@ def _json(answer: httpx.Response) -> Any:
     if answer.is_success:
         return answer.json()
     try:
-        error = ErrorBody.model_validate_json(answer.content)
+        error = read(ErrorBody, answer.content)
     except ValueError:
         raise ApiError(answer.status_code, "http_error", answer.text[:200]) from None
     raise ApiError(answer.status_code, error.error.code, error.error.message, error.state)
@@ -205,6 +206,6 @@ def _json(answer: httpx.Response) -> Any:
 
 def _model(answer: httpx.Response, model: type[M]) -> M:
     if answer.is_success:
-        return model.model_validate_json(answer.content)
+        return read(model, answer.content)
     _json(answer)  # raises
     raise AssertionError("unreachable")

@@ -1,4 +1,4 @@
-"""A seat's address: the server, the room and the seat's token (API.md "Identity")."""
+"""A seat's address: the server, the room and the seat's token (docs/api.md, "Identity")."""
 
 from __future__ import annotations
 

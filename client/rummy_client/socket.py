@@ -22,7 +22,6 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 from rummy_client.errors import SeatLost
 from rummy_client.models import (
-    SERVER_FRAME,
     AuthFrame,
     ChatPost,
     ClientFrame,
@@ -33,6 +32,7 @@ from rummy_client.models import (
     ServerFrame,
     VoteFrame,
     VoteKind,
+    read_frame,
 )
 from rummy_client.urls import Seat, ws_url
 
@@ -90,7 +90,7 @@ class SeatSocket:
         try:
             async for raw in self.ws:
                 self.received += 1
-                frame = SERVER_FRAME.validate_json(raw)
+                frame = read_frame(raw)
                 if isinstance(frame, ErrorFrame) and frame.error.code in FATAL_CODES:
                     raise SeatLost(f"{frame.error.code}: {frame.error.message}")
                 yield frame

@@ -1,4 +1,5 @@
-"""Request bodies, each with an example that the server accepts (OpenAPI `examples`)."""
+"""Request bodies of the rooms and the moves (docs/api.md, "Routes"), each with an example
+that the server accepts (OpenAPI `examples`)."""
 
 from __future__ import annotations
 
@@ -6,9 +7,11 @@ from typing import Annotated, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, JsonValue
 
-import rules
-from app.api.names import Name
-from app.choices import BotName, Mode
+from rummy_wire.choices import BotName, Mode
+from rummy_wire.game import Deal
+from rummy_wire.moves import Move, VoteKind
+from rummy_wire.names import Name
+from rummy_wire.variants import VariantName
 
 # JavaScript's Number.MAX_SAFE_INTEGER (2 to the 53rd, less one): the largest integer every
 # JSON reader holds exactly.
@@ -44,7 +47,7 @@ class CreateRoomRequest(BaseModel):
         {"variant": "basic", "players": 3, "name": "Ann", "turn_seconds": 60},
     )
 
-    variant: rules.VariantName = "classic"
+    variant: VariantName = "classic"
     players: Annotated[int, Field(ge=2, le=8, strict=True), Whole] | None = Field(
         None, description="default: the variant's fewest"
     )
@@ -63,7 +66,7 @@ class CreateRoomRequest(BaseModel):
     seed: Annotated[int, Field(ge=0, le=MAX_SAFE_INTEGER, strict=True), Whole] | None = Field(
         None, description="RUMMY_ALLOW_FIXED_DEALS only: deterministic shuffle"
     )
-    deal: rules.Deal | None = Field(
+    deal: Deal | None = Field(
         None, description="RUMMY_ALLOW_FIXED_DEALS only: the first hand's cards"
     )
     limit: Literal[101, 201, 301] | None = Field(
@@ -97,7 +100,7 @@ class MoveRequest(BaseModel):
         {"move": {"type": "discard", "card": "QS"}, "version": 3},
     )
 
-    move: rules.Move
+    move: Move
     version: Annotated[int, _VERSION, Whole] = Field(
         description="the version of the view the move is for"
     )
@@ -106,7 +109,7 @@ class MoveRequest(BaseModel):
 class VoteRequest(BaseModel):
     model_config = _example({"vote": "next_hand"}, {"vote": "new_match", "version": 40})
 
-    vote: rules.VoteKind
+    vote: VoteKind
     version: Annotated[int, _VERSION, Whole] | None = Field(
         None, description="optional stale check"
     )
