@@ -13,8 +13,9 @@ export function useLocalNames(names) {
 export function seatName(view, seat) {
   const info = view?.seats?.[seat];
   const name = info?.name;
-  // The server names every bot after its level ("Medium bot"): three of those at one table
-  // cannot be told apart, so each bot seat gets its own name in the page's language.
+  // The server names each bot seat (app/rooms/setup.py BOT_SEAT_NAMES), the same name on
+  // the table, in the record and the replay. Rooms made before it named every bot after its
+  // level ("Medium bot"): those seats get their own name here, on the table only.
   if (info?.bot && (!name || /^(easy|medium|hard) bot$/i.test(name))) {
     const names = table("botNames");
     return names[seat % names.length];
