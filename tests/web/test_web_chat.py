@@ -7,7 +7,10 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import expect
 from test_web_watch import full_room
+from webdeals import new_room
 from webtools import PHONE
+
+WIDE = {"width": 1366, "height": 900}
 
 pytestmark = pytest.mark.browser
 
@@ -109,3 +112,33 @@ async def test_on_a_wide_screen_the_chat_covers_nothing(pages, http) -> None:
             box = await anna.locator(part).first.bounding_box()
             assert box is not None, part
             assert not _overlap(chat, box), (opened, part, chat, box)
+
+
+async def test_the_host_can_mute_a_friend_who_joined_after_the_page_opened(pages, http) -> None:
+    """The chat's list of names follows the table: no reload needed to mute a late joiner."""
+    created = (await http.post("/api/rooms", json={"variant": "classic", "name": "Anna"})).json()
+    anna = await pages.page(
+        path=f"/r/{created['room']}#seat={created['token']}", viewport=WIDE, locale="en-GB"
+    )
+    await expect(anna.locator("#invite")).to_be_visible()
+    await anna.locator("#chat-tab").click()
+    await expect(anna.locator(".chat-mutes button")).to_have_count(0)
+    joined = await http.post(f"/api/rooms/{created['room']}/join", json={"name": "Bob"})
+    bob = joined.json()["token"]
+    await expect(anna.locator(".opponent .name")).to_have_text("Bob")
+    await anna.get_by_role("button", name="Mute Bob").click()
+    said = await http.post(
+        f"/api/rooms/{created['room']}/chat",
+        json={"text": "hello"},
+        headers={"Authorization": f"Bearer {bob}"},
+    )
+    assert said.status_code == 201, said.text
+    await expect(anna.get_by_role("button", name="Unmute Bob")).to_be_visible()
+    await expect(anna.locator(".chat-text")).to_have_count(0)
+
+
+async def test_a_game_on_one_device_has_no_chat(pages, http) -> None:
+    created = await new_room(http, "local")
+    page = await pages.page(path=f"/r/{created['room']}#seat={created['token']}", viewport=PHONE)
+    await expect(page.locator("#hand .card").first).to_be_visible()
+    await expect(page.locator("#chat, #chat-tab")).to_have_count(0)

@@ -4,7 +4,7 @@
 import * as api from "./api.js";
 import { noteTurn } from "./notify.js";
 import { refreshSavedStatus } from "./saved-status.js";
-import { chatFrame, chatSeat, startChat, stopChat } from "./chat.js";
+import { chatFrame, chatSeats, startChat, stopChat } from "./chat.js";
 import { cueFor, play } from "./cues.js";
 import { friendsGame, learnRematch, rematchFrame } from "./friends.js";
 import { bindEvents } from "./events.js";
@@ -126,7 +126,7 @@ function applyView(view) {
   });
   const ended = view.hand_result && (!prev || prev.phase !== view.phase || prev.hand_number !== view.hand_number);
   store.setView(view);
-  chatSeat(view.seat);
+  chatSeats(store.view);
   noteTurn(prev, store.view, store.session);
   const cue = cueFor(prev, store.view);
   if (cue) play(cue);
@@ -219,7 +219,9 @@ async function connect() {
     },
   });
   if (token) announceTab();
-  startChat(room, token);
+  // One device passed around has nobody to chat with.
+  if (store.session.mode === "local") stopChat();
+  else startChat(room, token);
   learnRematch(store, room);
   learnRoom(api.getRoom, room).then(() => store.emit());
 }
