@@ -94,6 +94,7 @@ function normalizeTokens(tokens) {
 /** Every view passes here: the score sheet and local-play cover follow it. */
 function applyView(view) {
   if (!view || !store.session) return;
+  if (view.seats && store.seatsNow?.length === view.seats.length) view = { ...view, seats: store.seatsNow };
   const prev = store.view;
   if (prev && view.hand_number !== prev.hand_number) store.revealed = null;
   // A review belongs to the hand end it was opened on (a new match may restart at hand 1).
@@ -137,7 +138,9 @@ function applyView(view) {
 // own requests at once.
 const playback = new Playback({ apply: applyView, current: () => store.view });
 const receive = (view, own = false) => {
-  if (view && store.session) playback.push(view, own);
+  if (!view || !store.session) return;
+  if (view.seats) store.seatsNow = view.seats;
+  playback.push(view, own);
 };
 
 /** Rebuild the score sheet from the log; keep this browser's own record if that fails. */
@@ -172,6 +175,7 @@ function announceTab() {
 
 /** Presence frames: a person whose seat goes dark gets a "left the table" banner. */
 function noteDepartures(seats) {
+  store.seatsNow = seats;
   const before = store.view?.seats || [];
   const gone = new Set(store.gone);
   (seats || []).forEach((seat, i) => {
@@ -187,6 +191,7 @@ async function connect() {
   useLocalNames(store.session.mode === "local" ? savedGame(room)?.playerNames : []);
   socket?.close();
   playback.queue = []; // another seat's views (local play) must not land on this one
+  store.seatsNow = null;
   store.update({ page: "table" });
   try {
     receive(unwrapView(token ? await api.getState(room, token) : await api.watchRoom(room)));

@@ -5,7 +5,7 @@ import { getRecentMoves } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardsShort } from "./cards.js";
-import { seatName } from "./names.js";
+import { namesList, seatName } from "./names.js";
 
 const key = (room) => `rummy:seen:${room}`;
 const opened = new Set(); // rooms whose first view this page has had
@@ -60,7 +60,7 @@ export function awaySummary(view, moves) {
   const turns = turnsBySeat(moves);
   const n = [...turns.values()].reduce((a, b) => a + b, 0);
   const who = [...turns.keys()].map((seat) => (seat === view.seat ? t("missedForYou") : seatName(view, seat)));
-  const names = who.length > 1 ? `${who.slice(0, -1).join(", ")} ${t("and")} ${who.at(-1)}` : who[0] || "";
+  const names = namesList(who);
   const lines = n ? [t("missedTurns", { n, names })] : [];
   for (const m of moves) {
     const name = m.seat === view.seat ? t("missedForYou") : seatName(view, m.seat);

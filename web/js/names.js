@@ -31,6 +31,11 @@ export function seatNames(view, seats) {
   return seats.map((s) => seatName(view, s)).join(", ");
 }
 
+/** "Anna", "Anna and Bob", "Anna, Bob and Carl". */
+export function namesList(names) {
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} ${t("and")} ${names.at(-1)}` : names[0] || "";
+}
+
 /** A move in words; `prefix` picks the phrasing: "last" ("Anna discarded 7♥.") or "do" ("discard 7♥"). */
 function wordsFor(prefix, m, params) {
   const cards = (codes) => cardsShort(codes || []);
