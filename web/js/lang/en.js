@@ -34,6 +34,7 @@ export default {
   missedTurns: "{n} turns played by {names}.",
   missedTurns_one: "{n} turn played by {names}.",
   missedForYou: "the computer for you",
+  missedYouElsewhere: "you on another device",
   missedPickup: "{name} took {card} from the discard pile.",
   missedMeld: "{name} melded: {cards}.",
   missedYourTurn: "You are up.",

@@ -35,6 +35,8 @@ export default {
   missedTurns: "{n} beurten gespeeld door {names}.",
   missedTurns_one: "{n} beurt gespeeld door {names}.",
   missedForYou: "de computer voor jou",
+  missedYouElsewhere: "jou op een ander apparaat",
+  missedYouElsewhereSubject: "jij op een ander apparaat",
   missedPickup: "{name} pakte {card} van de aflegstapel.",
   missedMeld: "{name} legde uit: {cards}.",
   missedYourTurn: "Jij bent aan de beurt.",
