@@ -101,7 +101,8 @@ export function bindEvents(store, game) {
     deselect: () => store.update({ selected: new Set(), staged: [] }),
     vote: (el) => {
       const kind = el.dataset.vote;
-      if (kind === "new_match" && PLAYING.includes(store.view?.phase) && !window.confirm(t("newMatchConfirm"))) return;
+      // A restart throws the match's scores away: asked once more, whenever it is pressed.
+      if (kind === "new_match" && !window.confirm(t("newMatchConfirm"))) return;
       game.vote(kind);
     },
     "copy-invite": async () => {
