@@ -73,6 +73,7 @@ async def test_on_a_phone_the_chat_is_a_drawer_that_covers_nothing(pages, http) 
 
 async def test_the_lobby_turns_chat_off(pages, http) -> None:
     page = await pages.page(path="/", locale="en-GB")
+    await page.locator("#more-options").click()  # folded away: most games keep chat on
     await page.locator("#chat-option").uncheck()
     await page.locator("#create").click()
     await expect(page.locator("#hand")).to_be_visible()

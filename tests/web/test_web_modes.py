@@ -20,10 +20,20 @@ async def test_lobby_and_rules_page(pages, http) -> None:
     await expect(page.locator("#level")).to_be_visible()
     await page.locator("#name").fill("Anna")
     await screenshot(page, "lobby-desktop")
-    # Each variant says how long its match lasts; Rummy 51 with the limit chosen here.
+    # Each variant says whom it is for; the chosen one how long its match lasts, Rummy 51
+    # with the limit chosen here.
+    await expect(page.locator(".choice .pick")).to_have_text(
+        [
+            "Twee spelers, geen jokers: de makkelijkste start.",
+            "Twee tot vier spelers, geen jokers: voor een groep.",
+            "Twee tot vier spelers, met jokers en een opening van 51 punten: voor wie rummy kent.",
+        ]
+    )
     await expect(page.locator('.match-length[data-variant="classic"]')).to_have_text(
         "Een partij duurt tot iemand 100 punten heeft: meestal een paar handen."
     )
+    await expect(page.locator(".match-length")).to_have_count(1)
+    await page.get_by_label("Basic Rummy").check()
     await expect(page.locator('.match-length[data-variant="basic"]')).to_have_text(
         "Een partij duurt tot iemand 100 bij 2 spelers, 150 bij 3 spelers, 200 bij 4 spelers"
         " punten heeft: meestal een paar handen."

@@ -104,6 +104,7 @@ async def test_the_computer_plays_for_a_guest_who_left_until_the_guest_is_back(
 async def test_the_lobby_sets_a_turn_timer_and_the_table_shows_its_clock(pages, http) -> None:
     anna = await pages.page(path="/")
     await anna.locator("#name").fill("Anna")
+    await anna.locator("#more-options").click()
     await anna.locator("#turn-seconds").select_option("60")
     await anna.get_by_role("button", name="Spel maken").click()
     invite = await anna.locator("#invite-url").input_value()

@@ -149,6 +149,10 @@ export function bindEvents(store, game) {
       store.emit();
     },
     watch: () => game.watch(),
+    "lobby-more": () => {
+      store.extra.lobby.more = !store.extra.lobby.more;
+      store.emit();
+    },
     rematch: () => game.rematch(),
     challenge: () => game.challenge(),
     "challenge-refresh": () => game.showChallenge(store.extra.challenge?.id),

@@ -180,6 +180,13 @@ export function render(store) {
     toast.replaceChildren();
   }
   $("app").replaceChildren(page(store));
+  // A new page opens at its top: the table made from far down the lobby opened scrolled
+  // down with it, the top bar and the opponent off a phone's screen.
+  const shown = `${store.page}:${store.session?.room ?? ""}`;
+  if (store.shown !== shown) {
+    store.shown = shown;
+    window.scrollTo(0, 0);
+  }
   dockToast(toast);
   drawNotifyButton(store.page === "table" && Boolean(store.session?.token) && store.session?.mode !== "local");
   const news = store.page === "table" ? document.getElementById("last-move")?.textContent || "" : "";

@@ -76,6 +76,7 @@ export default {
   watching: "You are watching",
   allowSpectators: "Spectators may watch",
   allowChat: "Chat at the table",
+  moreOptions: "More options: turn timer, spectators, chat",
   notifyAsk: "Notify me when it is my turn",
   notifyTitle: "Your turn",
   notifyBody: "It is your turn at the rummy table.",
@@ -326,7 +327,13 @@ export default {
   cardName: "{rank} of {suit}",
   joker: "joker",
   cardBack: "face-down card",
-  variantNames: { classic: "Rummy (2 players, 10 cards)", basic: "Basic Rummy", rummy51: "Rummy 51" },
+  variantNames: { classic: "Classic Rummy", basic: "Basic Rummy", rummy51: "Rummy 51" },
+  // Whom each is for, in one line: what a newcomer picks by.
+  variantPicks: {
+    classic: "Two players, no jokers: the easiest start.",
+    basic: "Two to four players, no jokers: the one for a group.",
+    rummy51: "Two to four players, with jokers and a 51-point opening: for those who know rummy.",
+  },
   variantSummaries: {
     classic: "2 players, 10 cards, no jokers. Sets and runs; ace low. Going out scores the opponent's cards.",
     basic: "2–4 players, 10 or 7 cards, no jokers. Going rummy doubles the points.",

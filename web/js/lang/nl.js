@@ -79,6 +79,7 @@ export default {
   watching: "Je kijkt mee",
   allowSpectators: "Toeschouwers mogen meekijken",
   allowChat: "Chat aan tafel",
+  moreOptions: "Meer opties: tijd per beurt, toeschouwers, chat",
   notifyAsk: "Laat het me weten als ik aan de beurt ben",
   notifyTitle: "Jouw beurt",
   notifyBody: "Je bent aan de beurt aan de rummytafel.",
@@ -336,7 +337,13 @@ export default {
   joker: "joker",
   cardBack: "gesloten kaart",
   // variants
-  variantNames: { classic: "Rummy (2 spelers, 10 kaarten)", basic: "Basic Rummy", rummy51: "Rummy 51" },
+  variantNames: { classic: "Klassiek Rummy", basic: "Basic Rummy", rummy51: "Rummy 51" },
+  // Voor wie elk is, in één regel: daarop kiest een nieuwe speler.
+  variantPicks: {
+    classic: "Twee spelers, geen jokers: de makkelijkste start.",
+    basic: "Twee tot vier spelers, geen jokers: voor een groep.",
+    rummy51: "Twee tot vier spelers, met jokers en een opening van 51 punten: voor wie rummy kent.",
+  },
   variantSummaries: {
     classic: "2 spelers, 10 kaarten, geen jokers. Sets en reeksen; aas laag. Wie uitgaat krijgt de waarde van de kaarten van de ander.",
     basic: "2–4 spelers, 10 of 7 kaarten, geen jokers. Rummy gaan verdubbelt de punten.",
