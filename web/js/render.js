@@ -6,6 +6,7 @@ import { renderCard } from "./cards.js";
 import { muted } from "./cues.js";
 import { motionOn } from "./motion.js";
 import { h } from "./dom.js";
+import { iconButton } from "./icons.js";
 import { t } from "./i18n.js";
 import { seatName } from "./names.js";
 import { renderHandEnd } from "./render-end.js";
@@ -145,16 +146,15 @@ function dockToast(toast) {
 export function render(store) {
   const focus = focusKey(document.activeElement);
   $("lang-switch").textContent = t("langSwitch");
+  // Icons drawn as SVG with a word beside them (struck through by CSS when pressed): the
+  // word names the button, and shows once the screen has room for it.
   const mute = $("mute");
   mute.setAttribute("aria-pressed", muted() ? "true" : "false");
-  mute.setAttribute("aria-label", t("mute"));
-  // A note, struck through by CSS when muted: Debian's Chromium has no emoji font.
-  mute.textContent = "♪";
+  iconButton(mute, "sound", t("mute"));
   const motion = $("motion");
   motion.setAttribute("aria-pressed", motionOn() ? "false" : "true");
-  motion.setAttribute("aria-label", t("motionOff"));
+  iconButton(motion, "motion", t("motionOffShort"));
   motion.title = t("motionOff");
-  motion.textContent = "↝";
   const v = store.view;
   const mine = store.page === "table" && v && v.turn === v.seat && ["draw", "play"].includes(v.phase);
   document.title = mine ? `● ${t("yourTurnTitle")} · Rummy` : "Rummy";
