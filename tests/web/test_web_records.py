@@ -28,7 +28,7 @@ SHOWN = """() => {
   const r = document.querySelector('#replay');
   return {
     step: r.querySelector('.replay-step').textContent,
-    text: r.querySelector('.replay-text').textContent,
+    text: r.querySelector('.replay-text')?.textContent ?? '',
     hands: [...r.querySelectorAll('.replay-hand')].map(cards),
     melds: [...r.querySelectorAll('.replay-melds .meld-mini')].map(cards),
     discard: r.querySelector('.replay-discard .card')?.dataset.card ?? null,

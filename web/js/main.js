@@ -13,7 +13,7 @@ import { seatName, useLocalNames } from "./names.js";
 import { Playback } from "./motion.js";
 import { render } from "./render.js";
 import { normalizeVariants } from "./render-lobby.js";
-import { replaySteps } from "./replay.js";
+import { newReplay, replaySteps } from "./replay.js";
 import { bindReplayPage } from "./replay-page.js";
 import { dropReview } from "./review.js";
 import { sheetFromLog } from "./scoresheet.js";
@@ -346,11 +346,14 @@ const game = {
     }
   },
 
-  async openReplay() {
+  /** The room's replay, of hand `hand` (the log's number; null: the last finished one),
+   * with every finished hand of the room to choose from. */
+  async openReplay(hand = null) {
     try {
-      const replay = await api.getReplay(store.session.room, store.session.token);
+      const replay = await api.getReplay(store.session.room, store.session.token, hand);
       const steps = replaySteps(replay, store.view);
-      if (steps.length) store.update({ replay: { steps, index: 0 } });
+      const extra = { source: "room", hands: replay.hands, hand: replay.hand };
+      if (steps.length) store.update({ replay: newReplay(steps, extra, store.replay) });
     } catch (err) {
       showError(err);
     }

@@ -67,7 +67,7 @@ export function describeMove(view, last) {
  * A move without a name, as the hand review lists it ("discard 7♥"). A draw from the
  * discard pile does not say which card it took: `pile` is the top card at that moment.
  */
-export function moveWords(move, pile = null) {
+export function moveWords(move, pile = null, prefix = "do") {
   const named = move.type === "draw" && move.source === "discard" && !move.card && pile ? { ...move, card: pile } : move;
-  return wordsFor("do", named || {}, {});
+  return wordsFor(prefix, named || {}, {});
 }

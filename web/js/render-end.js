@@ -45,7 +45,7 @@ export function renderScores(store, view, extra = null) {
   );
 }
 
-function resultLine(view, r) {
+export function resultLine(view, r) {
   if (r.reason === "out" && r.winner !== null && r.winner !== undefined) {
     return t(r.rummy ? "wonRummy" : "wonHand", { name: seatName(view, r.winner) });
   }
