@@ -138,8 +138,12 @@ async def test_the_host_can_mute_a_friend_who_joined_after_the_page_opened(pages
     await expect(anna.locator(".chat-text")).to_have_count(0)
 
 
-async def test_a_game_on_one_device_has_no_chat(pages, http) -> None:
-    created = await new_room(http, "local")
-    page = await pages.page(path=f"/r/{created['room']}#seat={created['token']}", viewport=PHONE)
-    await expect(page.locator("#hand .card").first).to_be_visible()
-    await expect(page.locator("#chat, #chat-tab")).to_have_count(0)
+async def test_a_game_on_one_device_or_against_the_computer_alone_has_no_chat(pages, http) -> None:
+    for mode in ("local", "computer"):
+        made = await new_room(http, mode)
+        page = await pages.page(path=f"/r/{made['room']}#seat={made['token']}", viewport=PHONE)
+        await expect(page.locator("#hand .card").first).to_be_visible()
+        await expect(page.locator(".opponent .name")).to_have_count(1)
+        # The chat would be drawn once the room's summary is in: after every request.
+        await page.wait_for_load_state("networkidle")
+        await expect(page.locator("#chat, #chat-tab")).to_have_count(0)

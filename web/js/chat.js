@@ -33,8 +33,10 @@ export async function startChat(room, token) {
   } catch {
     return;
   }
-  // A room on one device (passed around, whatever this browser calls it) has nobody to chat with.
-  if (chat.room !== room || info.options?.chat === false || info.mode === "local") return;
+  // A room on one device (passed around, whatever this browser calls it), or one where the
+  // computer plays every other seat, has nobody to chat with.
+  const alone = (info.seats || []).filter((seat) => !seat.bot).length < 2 && info.mode === "computer";
+  if (chat.room !== room || info.options?.chat === false || info.mode === "local" || alone) return;
   if (!chat.names.length) chat.names = (info.seats || []).map((s) => (s.bot ? "" : s.name || ""));
   chat.root = h("aside", { id: "chat", class: "chat", "aria-label": t("chatTitle") });
   document.body.append(chat.root);
