@@ -8,7 +8,7 @@ import pytest
 from playwright.async_api import expect
 from test_web_watch import full_room
 from webdeals import new_room
-from webtools import PHONE
+from webtools import PHONE, overlap
 
 WIDE = {"width": 1366, "height": 900}
 
@@ -83,15 +83,6 @@ async def test_the_lobby_turns_chat_off(pages, http) -> None:
     await expect(page.locator("#chat-tab")).to_have_count(0)
 
 
-def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
-    return not (
-        a["x"] + a["width"] <= b["x"]
-        or b["x"] + b["width"] <= a["x"]
-        or a["y"] + a["height"] <= b["y"]
-        or b["y"] + b["height"] <= a["y"]
-    )
-
-
 async def test_on_a_wide_screen_the_chat_covers_nothing(pages, http) -> None:
     """Closed (the tab) and open (the column), the chat sits in a gutter the table leaves
     it: it covers no seat, pile, score sheet or the hand."""
@@ -112,7 +103,7 @@ async def test_on_a_wide_screen_the_chat_covers_nothing(pages, http) -> None:
         for part in ("#scores", "#hand", ".opponent", ".pile.discard", ".pile.stock"):
             box = await anna.locator(part).first.bounding_box()
             assert box is not None, part
-            assert not _overlap(chat, box), (opened, part, chat, box)
+            assert not overlap(chat, box), (opened, part, chat, box)
 
 
 async def test_the_host_can_mute_a_friend_who_joined_after_the_page_opened(pages, http) -> None:

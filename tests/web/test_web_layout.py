@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.async_api import expect
 from webdeals import computer_room
-from webtools import meld, screenshot
+from webtools import meld, overlap, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -95,15 +95,6 @@ async def test_four_players_sit_left_across_and_right(pages, http, width) -> Non
     await expect(page.locator("#hand .card")).to_have_count(14)
     await assert_one_row(page)
     await screenshot(page, f"table-4p-{width}")
-
-
-def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
-    return not (
-        a["x"] + a["width"] <= b["x"]
-        or b["x"] + b["width"] <= a["x"]
-        or a["y"] + a["height"] <= b["y"]
-        or b["y"] + b["height"] <= a["y"]
-    )
 
 
 async def assert_details_fit(page: Any, width: int) -> None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import re
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 import pytest
 from playwright.async_api import expect
@@ -33,14 +34,20 @@ class FakeClock:
         return datetime.now(UTC) + self.offset
 
 
-async def test_the_computer_plays_for_a_guest_who_left_until_the_guest_is_back(
-    pages, http, live_server
-) -> None:
+async def anna_and_bob(http) -> tuple[str, dict[str, Any], dict[str, Any]]:
+    """A classic online room of Anna and Bob, Anna to draw: its id, Anna's and Bob's seats."""
     cards = deal("classic", [ANNA, BOB], discard=["5C"], stock_top=["QD", "8D", "2H", "3H"])
     body = {"variant": "classic", "players": 2, "name": "Anna", "deal": cards}
     created = (await http.post("/api/rooms", json=body)).json()
     room = created["room"]
     joined = (await http.post(f"/api/rooms/{room}/join", json={"name": "Bob"})).json()
+    return room, created, joined
+
+
+async def test_the_computer_plays_for_a_guest_who_left_until_the_guest_is_back(
+    pages, http, live_server
+) -> None:
+    room, created, joined = await anna_and_bob(http)
     clock = FakeClock()
     live_server.set_clock(clock)
     try:
@@ -155,11 +162,7 @@ async def test_no_one_left_a_match_that_is_over_for_the_rematch(pages, http) -> 
 
 
 async def test_a_spectator_sees_who_left_once_without_a_countdown(pages, http, live_server) -> None:
-    cards = deal("classic", [ANNA, BOB], discard=["5C"], stock_top=["QD", "8D"])
-    body = {"variant": "classic", "players": 2, "name": "Anna", "deal": cards}
-    created = (await http.post("/api/rooms", json=body)).json()
-    room = created["room"]
-    joined = (await http.post(f"/api/rooms/{room}/join", json={"name": "Bob"})).json()
+    room, created, joined = await anna_and_bob(http)
     clock = FakeClock()
     live_server.set_clock(clock)
     try:
