@@ -51,10 +51,11 @@ async def get_review(
             better=None if d["better"] is None else rules.parse_move(d["better"]),
             cost=d["cost"],
             spread=d.get("spread", 0.0),
-            capped=d.get("capped", False),
             reason=d["reasons"][lang],
             reasons=Reasons(**d["reasons"]),
         )
-        for d in done
+        for d in done["decisions"]
     ]
-    return ReviewView(hand=hand, status="ready", decisions=decisions)
+    return ReviewView(
+        hand=hand, status="ready", decisions=decisions, net=done["net"], won=done["won"]
+    )

@@ -15,7 +15,7 @@ from rummy_wire.log import LogHand, LogMove, LogStandIn, LogVote, RecentMoves
 
 async def moves_since(store: Store, snap: Snapshot, since: int) -> RecentMoves:
     """The moves of the hand in play made after version `since` (before it: none; a hand
-    dealt since starts the list afresh)."""
+    dealt since starts the list afresh), and the hand's stand-ins, whenever they were."""
     # The whole hand: a pickup's card is the discard before it (rules.discard_pickups).
     entries = await store.entries_since(snap.id, snap.hand_seq, 0)
     moves = _log_moves(entries, rules.hand_start(snap.state))
@@ -24,7 +24,16 @@ async def moves_since(store: Store, snap: Snapshot, since: int) -> RecentMoves:
         hand_number=snap.state.hand_number,
         since=since,
         moves=[m for m in moves if m.version > since],
+        stand_ins=_stand_ins(entries),
     )
+
+
+def _stand_ins(entries: list[LogEntry]) -> list[LogStandIn]:
+    return [
+        LogStandIn(version=e.version, seat=e.seat, stand_in=json.loads(e.move)["stand_in"])
+        for e in entries
+        if e.kind == STAND_IN
+    ]
 
 
 async def hand_log(store: Store, room_id: str) -> list[LogHand]:
@@ -40,11 +49,7 @@ async def hand_log(store: Store, room_id: str) -> list[LogHand]:
             for e in entries
             if e.kind == "vote"
         ]
-        stand_ins = [
-            LogStandIn(version=e.version, seat=e.seat, stand_in=json.loads(e.move)["stand_in"])
-            for e in entries
-            if e.kind == STAND_IN
-        ]
+        stand_ins = _stand_ins(entries)
         end = rules.replay(start, [(m.seat, m.move) for m in moves])  # a ShownDraw is a Draw
         hands.append(
             LogHand(

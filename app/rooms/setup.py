@@ -4,7 +4,7 @@ their tokens, and the first turn's deadline. Pure: the room service stores what 
 from __future__ import annotations
 
 import secrets
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 from datetime import datetime, timedelta
 from typing import Any, NotRequired, TypedDict
 
@@ -18,6 +18,24 @@ from app.rooms.tokens import hash_token, new_token, seed_bytes
 # The computer seats' strategies and levels a room may name (POST /api/rooms `bots`).
 BOT_NAMES = ("random", "greedy", "expert", "easy", "medium", "hard")
 DEFAULT_BOT = "greedy"
+# The names computer seats sit under, one per seat, the same on the table, in the record and
+# in the replay. Named after their level, three bots at one table were three "Greedy bot"s
+# (and their seats three same-named regions); the web app renamed them on the table only.
+# Seat i takes the i-th name (modulo), the name the web app gave it; a later change unifies
+# this list with the web app's (web/js/lang, for rooms made before it).
+BOT_SEAT_NAMES = ("Alex", "Beth", "Carl", "Dora", "Eddie", "Fran")
+
+
+def bot_seat_name(seat: int, taken: Collection[str | None] = ()) -> str:
+    """The name of the computer in `seat`: its own from `BOT_SEAT_NAMES`, or the next one
+    that no name in `taken` (the other seats') already is.
+
+    >>> bot_seat_name(1), bot_seat_name(2, ["Anna", "Carl"]), bot_seat_name(7)
+    ('Beth', 'Dora', 'Beth')
+    """
+    n = len(BOT_SEAT_NAMES)
+    names = [BOT_SEAT_NAMES[(seat + i) % n] for i in range(n)]
+    return next((name for name in names if name not in taken), names[0])
 
 
 class RoomRequest(TypedDict):
@@ -108,7 +126,7 @@ def _seats(
         tokens.append(token)
         seat_name = name if i == 0 else (f"Player {i + 1}" if human_here else None)
         if bot is not None:
-            seat_name = f"{bot.capitalize()} bot"
+            seat_name = bot_seat_name(i, [s.name for s in seats])
         seats.append(
             NewSeat(name=seat_name, token_hash=hash_token(token) if token else None, bot=bot)
         )

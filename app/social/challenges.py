@@ -30,7 +30,7 @@ import rules
 from app.errors import AppError, InvalidRequest, NotFound
 from app.persist import NewSeat
 from app.rooms.service import RoomService
-from app.rooms.setup import DEFAULT_BOT, is_known_bot, players_range
+from app.rooms.setup import DEFAULT_BOT, bot_seat_name, is_known_bot, players_range
 from app.rooms.tokens import hash_token, new_token
 from app.social.invites import Invites, check_owner, owner_secret
 from app.social.keys import derive
@@ -135,7 +135,8 @@ class Challenges:
         seats = [NewSeat(name=name, token_hash=hash_token(token), bot=None)]
         for seat in range(1, players):
             level = levels[str(seat)]
-            seats.append(NewSeat(name=f"{level.capitalize()} bot", token_hash=None, bot=level))
+            bot_name = bot_seat_name(seat, [s.name for s in seats])
+            seats.append(NewSeat(name=bot_name, token_hash=None, bot=level))
         room = await open_room(
             self._service,
             variant=variant,

@@ -37,8 +37,9 @@ class Advice:
         move = await self.pool.choose(room_id, HINT_LEVEL, view, played=False)
         return move, explain(view, move)
 
-    async def review(self, room_id: str, seat: int, hand: int) -> list[dict[str, Any]] | None:
-        """`seat`'s review of finished hand `hand` (None while it is being computed).
+    async def review(self, room_id: str, seat: int, hand: int) -> dict[str, Any] | None:
+        """`seat`'s review of finished hand `hand`, {"net", "won", "decisions"} (None while
+        it is being computed: app/turns/reviews.py).
 
         Raises WrongPhase when that hand is not finished (or not in the log)."""
         key = (room_id, hand, seat)

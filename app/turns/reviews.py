@@ -2,8 +2,10 @@
 
 The first request for a finished hand starts the review and answers `pending`; the work runs
 off the event loop in the room's bot worker (`app.turns.botpool`) with a bounded sample count, and
-later requests answer `ready` with the decisions. Reviews live in this process's memory only
-(a bounded LRU): a restart or another process simply computes them again.
+later requests answer `ready` with the decisions and the seat's net result of the hand (the
+currency every cost is in: `bots.review.net_result`), and whether it won the hand. Reviews
+live in this process's memory only (a bounded LRU): a restart or another process simply
+computes them again.
 
 What the reviewer gets is built by `steps_of`: the seat's own view before every move of the
 hand and its own moves, never the start state, the other hands or the revealed end.
@@ -18,7 +20,7 @@ from typing import Any
 
 import rules
 from app.views import LogHand
-from bots.review import Step, review_hand, stake_of
+from bots.review import Step, net_result, review_hand
 
 MAX_REVIEWS = 256
 
@@ -34,11 +36,10 @@ def steps_of(hand: LogHand, seat: int) -> list[Step]:
     return steps
 
 
-def _to_json(steps: list[Step], stake: int | None = None) -> str:
-    """The worker's input: the steps, and the hand's points at stake (caps every cost)."""
+def _to_json(steps: list[Step]) -> str:
+    """The worker's input: the steps."""
     return json.dumps(
         {
-            "stake": stake,
             "steps": [
                 {
                     "version": s.version,
@@ -69,21 +70,30 @@ def review_json(steps_json: str) -> list[dict[str, Any]]:
             "better": None if d.better is None else rules.move_to_json(d.better),
             "cost": d.cost,
             "spread": d.spread,
-            "capped": d.capped,
             "reasons": d.reasons,
         }
-        for d in review_hand(steps, stake=given["stake"])
+        for d in review_hand(steps)
     ]
+
+
+def outcome(hand: LogHand, seat: int) -> dict[str, Any]:
+    """How the hand ended for `seat`: its net result and whether it won (went out)."""
+    result = hand.result
+    if result is None:
+        return {"net": None, "won": None}
+    penalty = rules.get_variant(hand.start.variant).scoring == "penalty"
+    return {"net": net_result(result.points, seat, penalty), "won": result.winner == seat}
 
 
 class Reviews:
     """Finished and running reviews of this process, keyed by (room, hand, seat)."""
 
     def __init__(self) -> None:
-        self._done: OrderedDict[tuple[str, int, int], list[dict[str, Any]]] = OrderedDict()
+        # Each: {"net", "won", "decisions"} (`outcome` and `review_json`).
+        self._done: OrderedDict[tuple[str, int, int], dict[str, Any]] = OrderedDict()
         self._running: dict[tuple[str, int, int], asyncio.Task[None]] = {}
 
-    def get(self, key: tuple[str, int, int]) -> list[dict[str, Any]] | None:
+    def get(self, key: tuple[str, int, int]) -> dict[str, Any] | None:
         return self._done.get(key)
 
     def start(self, key: tuple[str, int, int], hand: LogHand, run: Any) -> None:
@@ -95,9 +105,9 @@ class Reviews:
 
         async def work() -> None:
             try:
-                stake = None if hand.result is None else stake_of(hand.result)
-                steps = await asyncio.to_thread(lambda: _to_json(steps_of(hand, key[2]), stake))
-                self._done[key] = await run(review_json, steps)
+                steps = await asyncio.to_thread(lambda: _to_json(steps_of(hand, key[2])))
+                decisions = await run(review_json, steps)
+                self._done[key] = {**outcome(hand, key[2]), "decisions": decisions}
                 while len(self._done) > MAX_REVIEWS:
                     self._done.popitem(last=False)
             finally:

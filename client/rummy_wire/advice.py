@@ -29,14 +29,17 @@ class ReviewDecision(BaseModel):
     move: Move
     better: Move | None = Field(description="the hard bot's choice where it differs")
     cost: float = Field(
-        description="expected points the move made cost against `better`, from this seat's "
-        "view, never more than the hand's points at stake"
+        description="what `better` was worth more than the move made to this seat's net "
+        "result of the hand (`net`'s currency), in points, estimated from this seat's view "
+        "then: an expectation over the cards it could not see, so not bounded by what the "
+        "hand scored; in a hand the seat won, what `better` would have added (v1.3)"
     )
     spread: float = Field(0.0, description="the uncertainty of `cost` (± points)")
     capped: bool = Field(
         False,
-        description="the estimate was above the hand's points at stake: `cost` is all of "
-        "them, and `spread` is 0 (v1.2)",
+        description="always false since v1.3: costs are no longer capped at the hand's "
+        "points at stake (v1.2 capped them; a cost is an expectation, not a share of the "
+        "points this hand scored)",
     )
     reason: str
     reasons: Reasons
@@ -48,3 +51,12 @@ class ReviewView(BaseModel):
     hand: int
     status: Literal["pending", "ready"]
     decisions: list[ReviewDecision]
+    net: float | None = Field(
+        None,
+        description="this seat's net result of the hand, the currency of every `cost`: its "
+        "points minus the mean of its opponents' (rummy51, penalty points: the opponents' "
+        "mean penalty minus its own); null while pending (v1.3)",
+    )
+    won: bool | None = Field(
+        None, description="whether this seat won the hand (went out); null while pending (v1.3)"
+    )

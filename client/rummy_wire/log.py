@@ -70,3 +70,10 @@ class RecentMoves(BaseModel):
         description="in version order; a discard draw names its card (`move.card`), a stock "
         "draw none"
     )
+    stand_ins: list[LogStandIn] = Field(
+        default_factory=list,
+        description="every stand-in started or ended in this hand, since `since` or not: with "
+        "them a seat tells the turns the computer played for it from its own, played on "
+        "another device (an end with no start before it: the stand-in began in an earlier "
+        "hand) (v1.3)",
+    )

@@ -43,10 +43,14 @@ async def test_a_local_room_holds_every_seat(client: Api) -> None:
 
 
 async def test_a_computer_room_answers_each_move(client: Api) -> None:
-    created = ok(await client.create(variant="basic", players=3, mode="computer", seed=3), 201)
+    body = {"variant": "basic", "players": 3, "mode": "computer", "seed": 3, "name": "Beth"}
+    created = ok(await client.create(**body), 201)
     room, token = created["room"], created["token"]
     summary = ok(await client.summary(room))
     assert [s["bot"] for s in summary["seats"]] == [None, "greedy", "greedy"]
+    # Each computer seat has a name of its own (not "Greedy bot" twice), none the player's:
+    # seat 1's own name is Beth, taken, so it sits as the next one.
+    assert [s["name"] for s in summary["seats"]] == ["Beth", "Carl", "Dora"]
     view = ok(await client.state(room, token))
     assert view["seats"][1]["bot"] == "greedy" and view["phase"] == "draw"
     view = ok(await client.move(room, token, {"type": "draw", "source": "stock"}, 0))

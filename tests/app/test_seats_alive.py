@@ -152,6 +152,18 @@ async def test_the_stand_in_plays_only_its_seat_until_the_owner_is_back(
             # No further bot move: seat 1's turn waits for its owner.
             assert view["turn"] == 1 and view["phase"] == "draw"
             assert view["seats"][1]["stand_in"] is None
+            # What the owner missed says which of its turns the computer played: the hand's
+            # stand-in entries, the start (before `since`) as well as the end.
+            missed = ok(
+                await api.http.get(
+                    f"/api/rooms/{room}/recent",
+                    params={"since": start},
+                    headers=api.auth(tokens[1]),
+                )
+            )
+            windows = [(e["seat"], e["stand_in"]) for e in missed["stand_ins"]]
+            assert windows == [(1, "hard"), (1, None)], missed["stand_ins"]
+            assert missed["stand_ins"][0]["version"] <= start < missed["stand_ins"][1]["version"]
             # The owner's own move (here over REST) is accepted as ever.
             ok(await api.move(room, tokens[1], DRAW, view["version"]))
 

@@ -1,10 +1,16 @@
 """The web app's files over real HTTP: scripts and styles gzipped with an ETag that a
-returning browser revalidates (304), and every page served with a CSP and headers that
-forbid another site to frame it (clickjacking)."""
+returning browser revalidates (304), each also at a content-hashed URL kept a year
+(immutable) that the page's import map and links name, every page served with a CSP and
+headers that forbid another site to frame it (clickjacking), and the cacheable JSON (the
+rule sets, the API's documents) compressed and tagged."""
 
 from __future__ import annotations
 
+import base64
 import gzip
+import hashlib
+import json
+import re
 
 import httpx
 from rummytest import LiveServer
@@ -56,3 +62,48 @@ async def test_no_file_outside_the_web_folder(live_server: LiveServer) -> None:
             r = await http.get(path)
             assert r.status_code == 404, path
             assert r.json()["error"]["code"] == "not_found", path
+
+
+async def test_the_page_names_hashed_urls_kept_a_year(live_server: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=live_server, timeout=30) as http:
+        page = await http.get("/")
+        html = page.text
+        css = re.search(r'href="(/web/css/app\.[0-9a-f]{12}\.css)"', html)
+        entry = re.search(r'<script type="module" src="(/web/js/main\.[0-9a-f]{12}\.js)"', html)
+        found = re.search(r'<script type="importmap">(.*?)</script>', html)
+        assert css and entry and found, html[:600]
+        # The map's one inline script is allowed by its hash, and nothing else inline is.
+        digest = base64.b64encode(hashlib.sha256(found[1].encode()).digest()).decode()
+        assert f"'sha256-{digest}'" in page.headers["content-security-policy"]
+        imports = json.loads(found[1])["imports"]
+        assert imports["/web/js/main.js"] == entry[1]
+        assert re.fullmatch(r"/web/js/lang/nl\.[0-9a-f]{12}\.js", imports["/web/js/lang/nl.js"])
+        for plain, hashed in [*imports.items(), ("/web/css/app.css", css[1])]:
+            r = await http.get(hashed)
+            assert r.status_code == 200, hashed
+            assert r.headers["cache-control"] == "public, max-age=31536000, immutable", hashed
+            assert r.content == (await http.get(plain)).content, hashed
+        # The page itself is asked for again on every visit; a hash that is not the
+        # content's (an old page's, a guess) names nothing.
+        assert page.headers["cache-control"] == "no-cache"
+        wrong = re.sub(r"\.[0-9a-f]{12}\.", ".000000000000.", entry[1])
+        assert (await http.get(wrong)).status_code == 404
+
+
+async def test_cacheable_json_comes_compressed_and_tagged(live_server: LiveServer) -> None:
+    async with httpx.AsyncClient(base_url=live_server, timeout=30) as http:
+        for path in ("/api/variants", "/openapi.json", "/asyncapi.json"):
+            async with http.stream("GET", path, headers=GZ) as r:
+                raw = b"".join([chunk async for chunk in r.aiter_raw()])
+            plain = await http.get(path, headers={"Accept-Encoding": "identity"})
+            assert r.status_code == 200 and r.headers["content-encoding"] == "gzip", path
+            assert gzip.decompress(raw) == plain.content and len(raw) < len(plain.content) / 2
+            assert plain.json() and r.headers["content-type"] == "application/json", path
+            assert r.headers["cache-control"] == "no-cache" and r.headers["vary"], path
+            again = await http.get(path, headers={**GZ, "If-None-Match": r.headers["etag"]})
+            assert again.status_code == 304 and again.content == b"", path
+            head = await http.head(path, headers=GZ)
+            assert head.status_code == 200 and head.headers["etag"] == r.headers["etag"], path
+        # Anything else is the API's own answer, untouched.
+        other = await http.get("/api/rooms/nosuchroom00", headers=GZ)
+        assert other.status_code == 404 and "etag" not in other.headers

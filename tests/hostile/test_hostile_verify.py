@@ -8,6 +8,7 @@ import copy
 import io
 import json
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -288,7 +289,10 @@ console.log(JSON.stringify(out));
 
 def test_the_page_is_served(live_server: LiveServer) -> None:
     page = httpx.get(live_server + "/web/verify.html")
-    assert page.status_code == 200 and 'src="/web/js/verify.js"' in page.text
+    # The page names its script by a content-hashed URL (app/static.py).
+    assert page.status_code == 200 and re.search(
+        r'src="/web/js/verify\.[0-9a-f]{12}\.js"', page.text
+    )
     script = httpx.get(live_server + "/web/js/verify.js")
     assert script.status_code == 200 and "export async function verifyLog" in script.text
 

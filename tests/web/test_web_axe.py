@@ -1,6 +1,7 @@
 """axe-core finds no serious or critical accessibility violation on the lobby, a table in
-the middle of a hand, the hand end and its replay, at 375 and 1366 px. axe-core comes from
-the test extra's axe-playwright-python, which ships axe.min.js."""
+the middle of a hand, the hand end with its review open, its replay (a move, and the end
+with the result) and a challenge's page, at 375 and 1366 px. axe-core comes from the test
+extra's axe-playwright-python, which ships axe.min.js."""
 
 from __future__ import annotations
 
@@ -72,8 +73,25 @@ async def test_no_serious_or_critical_violations(pages, http, width) -> None:
     await expect(page.locator("#hand-end")).to_be_visible()
     problems += await serious(page, "hand end")
 
+    await page.get_by_role("button", name="Bespreek mijn hand").click()
+    await expect(page.locator("#review")).to_have_attribute("data-status", "ready", timeout=60_000)
+    problems += await serious(page, "hand end with its review")
+
     await page.get_by_role("button", name="Herhaling").click()
     await expect(page.locator("#replay")).to_be_visible()
     await page.get_by_role("button", name="Volgende", exact=True).click()
     problems += await serious(page, "replay")
+    await page.keyboard.press("End")
+    await expect(page.locator("#replay-result")).to_be_visible()
+    problems += await serious(page, "replay's end")
+
+    body = {"variant": "classic", "players": 2, "bots": {"1": "easy"}, "name": "Anna"}
+    made = await http.post("/api/challenges", json=body)
+    assert made.status_code == 201, made.text
+    challenge = await pages.page(ctx=ctx, path=made.json()["challenge_url"])
+    await expect(challenge.locator("#challenge-table")).to_be_visible()
+    problems += await serious(challenge, "challenge")
+    # Its share field is styled like the table's invitation (it was a bare input).
+    share = challenge.locator("#challenge input[readonly]").first
+    assert (await share.bounding_box() or {}).get("height", 0) >= 44
     assert not problems, "\n".join(problems)

@@ -83,7 +83,8 @@ async def show_everything(page: Any) -> None:
     await page.evaluate(
         """async () => {
           const { store } = await import("/web/js/store.js");
-          store.extra.missed = [{ seat: 1, move: { type: "draw", source: "stock" } }];
+          const moves = [{ version: 1, seat: 1, move: { type: "draw", source: "stock" } }];
+          store.extra.missed = { hand: store.view.hand_number, moves, standIns: [], timed: 0 };
           store.showToast("Die kaart past daar niet.", "", "invalid_move");
         }"""
     )
@@ -162,3 +163,46 @@ async def test_the_away_summary_names_pickups_and_the_turns_played_for_you(
     assert hand and summary and summary["y"] + summary["height"] <= hand["y"]
     await bob.get_by_role("button", name="Gezien").click()
     await expect(missed).to_have_count(0)
+
+
+async def test_your_own_turns_from_another_device_are_yours_and_the_list_ends_with_the_hand(
+    pages, http
+) -> None:
+    """Anna's phone last showed the deal; she played a turn from another device since, and
+    Bob his. Back on the phone she reads that she played it, not the computer; once the
+    hand is over the list goes (it had stayed from hand 1 to hand 9)."""
+    cards = deal("classic", [ANNA, BOB], discard=["5H"], stock_top=["QD", "8D", "5C"])
+    body = {"variant": "classic", "players": 2, "name": "Anna", "deal": cards}
+    created = (await http.post("/api/rooms", json=body)).json()
+    room = created["room"]
+    joined = (await http.post(f"/api/rooms/{room}/join", json={"name": "Bob"})).json()
+    phone = await pages.context(viewport={"width": 375, "height": 740})
+    anna = await pages.page(ctx=phone, path=f"/r/{room}#seat={created['token']}")
+    await expect(anna.locator("#hand .card")).to_have_count(10)
+    await anna.close()
+
+    async def play(token: str, *moves: dict[str, Any]) -> None:
+        auth = {"Authorization": f"Bearer {token}"}
+        for move in moves:
+            version = (await http.get(f"/api/rooms/{room}/state", headers=auth)).json()["version"]
+            r = await http.post(
+                f"/api/rooms/{room}/moves", json={"move": move, "version": version}, headers=auth
+            )
+            assert r.status_code == 200, r.text
+
+    stock = {"type": "draw", "source": "stock"}
+    await play(created["token"], stock, {"type": "discard", "card": "QD"})  # another device
+    await play(joined["token"], stock, {"type": "discard", "card": "8D"})
+
+    anna = await pages.page(ctx=phone, path=f"/r/{room}")
+    lines = anna.locator("#missed .missed-line")
+    await expect(lines.first).to_have_text(
+        "2 beurten gespeeld door jou op een ander apparaat en Bob."
+    )
+    await expect(lines.last).to_have_text("Jij bent aan de beurt.")
+
+    melds = [["7H", "8H", "9H"], ["KS", "KD", "KC"], ["2C", "3C", "4C", "5C"]]
+    await play(created["token"], stock, {"type": "meld", "melds": melds})
+    await play(created["token"], {"type": "discard", "card": "5D"})
+    await expect(anna.locator("#hand-result")).to_have_text("Anna gaat uit!")
+    await expect(anna.locator("#missed")).to_have_count(0)

@@ -7,7 +7,10 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import expect
 from test_web_watch import full_room
-from webtools import PHONE
+from webdeals import new_room
+from webtools import PHONE, overlap
+
+WIDE = {"width": 1366, "height": 900}
 
 pytestmark = pytest.mark.browser
 
@@ -70,6 +73,7 @@ async def test_on_a_phone_the_chat_is_a_drawer_that_covers_nothing(pages, http) 
 
 async def test_the_lobby_turns_chat_off(pages, http) -> None:
     page = await pages.page(path="/", locale="en-GB")
+    await page.locator("#more-options").click()  # folded away: most games keep chat on
     await page.locator("#chat-option").uncheck()
     await page.locator("#create").click()
     await expect(page.locator("#hand")).to_be_visible()
@@ -77,15 +81,6 @@ async def test_the_lobby_turns_chat_off(pages, http) -> None:
     summary = (await http.get(f"/api/rooms/{room}")).json()
     assert summary["options"]["chat"] is False
     await expect(page.locator("#chat-tab")).to_have_count(0)
-
-
-def _overlap(a: dict[str, float], b: dict[str, float]) -> bool:
-    return not (
-        a["x"] + a["width"] <= b["x"]
-        or b["x"] + b["width"] <= a["x"]
-        or a["y"] + a["height"] <= b["y"]
-        or b["y"] + b["height"] <= a["y"]
-    )
 
 
 async def test_on_a_wide_screen_the_chat_covers_nothing(pages, http) -> None:
@@ -108,4 +103,38 @@ async def test_on_a_wide_screen_the_chat_covers_nothing(pages, http) -> None:
         for part in ("#scores", "#hand", ".opponent", ".pile.discard", ".pile.stock"):
             box = await anna.locator(part).first.bounding_box()
             assert box is not None, part
-            assert not _overlap(chat, box), (opened, part, chat, box)
+            assert not overlap(chat, box), (opened, part, chat, box)
+
+
+async def test_the_host_can_mute_a_friend_who_joined_after_the_page_opened(pages, http) -> None:
+    """The chat's list of names follows the table: no reload needed to mute a late joiner."""
+    created = (await http.post("/api/rooms", json={"variant": "classic", "name": "Anna"})).json()
+    anna = await pages.page(
+        path=f"/r/{created['room']}#seat={created['token']}", viewport=WIDE, locale="en-GB"
+    )
+    await expect(anna.locator("#invite")).to_be_visible()
+    await anna.locator("#chat-tab").click()
+    await expect(anna.locator(".chat-mutes button")).to_have_count(0)
+    joined = await http.post(f"/api/rooms/{created['room']}/join", json={"name": "Bob"})
+    bob = joined.json()["token"]
+    await expect(anna.locator(".opponent .name")).to_have_text("Bob")
+    await anna.get_by_role("button", name="Mute Bob").click()
+    said = await http.post(
+        f"/api/rooms/{created['room']}/chat",
+        json={"text": "hello"},
+        headers={"Authorization": f"Bearer {bob}"},
+    )
+    assert said.status_code == 201, said.text
+    await expect(anna.get_by_role("button", name="Unmute Bob")).to_be_visible()
+    await expect(anna.locator(".chat-text")).to_have_count(0)
+
+
+async def test_a_game_on_one_device_or_against_the_computer_alone_has_no_chat(pages, http) -> None:
+    for mode in ("local", "computer"):
+        made = await new_room(http, mode)
+        page = await pages.page(path=f"/r/{made['room']}#seat={made['token']}", viewport=PHONE)
+        await expect(page.locator("#hand .card").first).to_be_visible()
+        await expect(page.locator(".opponent .name")).to_have_count(1)
+        # The chat would be drawn once the room's summary is in: after every request.
+        await page.wait_for_load_state("networkidle")
+        await expect(page.locator("#chat, #chat-tab")).to_have_count(0)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.async_api import expect
 from webdeals import computer_room
-from webtools import meld, screenshot
+from webtools import meld, overlap, screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -90,10 +90,29 @@ async def test_four_players_sit_left_across_and_right(pages, http, width) -> Non
     if width > 900:  # on a desktop the side seats flank the piles
         assert left["y"] + left["height"] > piles["y"] and right["x"] > piles["x"] + piles["width"]
     await assert_one_row(page)
+    await assert_details_fit(page, width)
     await page.locator('[data-action="draw"][data-source="stock"]').click()
     await expect(page.locator("#hand .card")).to_have_count(14)
     await assert_one_row(page)
     await screenshot(page, f"table-4p-{width}")
+
+
+async def assert_details_fit(page: Any, width: int) -> None:
+    """The piles' counts leave their captions readable; four names leave the score sheet's
+    last column inside its panel; the top bar's buttons are drawn icons (an emoji bell was an
+    empty box without an emoji font), with their words beside them on a wide screen."""
+    counts = await page.locator(".pile-count").all()
+    captions = await page.locator(".piles figcaption").all()
+    for count, caption in zip(counts, captions, strict=True):
+        assert not overlap(await count.bounding_box(), await caption.bounding_box())
+    sheet, panel = await box(page, ".sheet"), await box(page, "#scores")
+    assert sheet["x"] + sheet["width"] <= panel["x"] + panel["width"] - 4, (sheet, panel)
+    for button in await page.locator(".topbar .mute").all():
+        await expect(button.locator("svg.icon")).to_have_count(1)
+        label = button.locator(".icon-label")
+        assert (await label.text_content() or "").strip()
+        if width > 900:
+            await expect(label).to_be_visible()
 
 
 @pytest.mark.parametrize("width", [375, 1366])

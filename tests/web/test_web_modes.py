@@ -20,10 +20,20 @@ async def test_lobby_and_rules_page(pages, http) -> None:
     await expect(page.locator("#level")).to_be_visible()
     await page.locator("#name").fill("Anna")
     await screenshot(page, "lobby-desktop")
-    # Each variant says how long its match lasts; Rummy 51 with the limit chosen here.
+    # Each variant says whom it is for; the chosen one how long its match lasts, Rummy 51
+    # with the limit chosen here.
+    await expect(page.locator(".choice .pick")).to_have_text(
+        [
+            "Twee spelers, geen jokers: de makkelijkste start.",
+            "Twee tot vier spelers, geen jokers: voor een groep.",
+            "Twee tot vier spelers, met jokers en een opening van 51 punten: voor wie rummy kent.",
+        ]
+    )
     await expect(page.locator('.match-length[data-variant="classic"]')).to_have_text(
         "Een partij duurt tot iemand 100 punten heeft: meestal een paar handen."
     )
+    await expect(page.locator(".match-length")).to_have_count(1)
+    await page.get_by_label("Basic Rummy").check()
     await expect(page.locator('.match-length[data-variant="basic"]')).to_have_text(
         "Een partij duurt tot iemand 100 bij 2 spelers, 150 bij 3 spelers, 200 bij 4 spelers"
         " punten heeft: meestal een paar handen."
@@ -163,14 +173,16 @@ async def test_match_winner_and_new_round(pages, http) -> None:
     await page.locator('#hand .card[data-card="9C"]').click()
     await page.get_by_role("button", name="Afleggen").click()
 
-    await expect(page.locator("#match-winner")).to_have_text("Anna wint de wedstrijd!")
+    await expect(page.locator("#match-winner")).to_have_text("Anna wint de partij!")
     await expect(page.locator("#match-reason")).to_have_text(
         "Anna kwam aan 100 punten; wie 100 haalt, wint de partij."
     )
     await expect(page.locator("#scores tr.total td").first).to_have_text("100")
     await expect(page.get_by_role("button", name="Volgende hand")).to_have_count(0)
     await screenshot(page, "hand-end-phone")
-    await page.get_by_role("button", name="Nieuwe ronde").click()
+    # One way on at the match's end: the rematch, a new room at 0-0 (the computer comes too).
+    await page.get_by_role("button", name="Revanche").click()
+    await page.wait_for_url(lambda url: created["room"] not in url)
     await expect(page.locator("#hand-end")).to_be_hidden()
     await expect(page.locator("#scores tr.total td").first).to_have_text("0")
     await expect(page.locator("#hand .card")).to_have_count(10)
@@ -190,7 +202,7 @@ async def test_lobby_offers_rummy51s_limit_and_the_table_shows_it(pages, http) -
     await page.locator("#name").fill("Anna")
     await page.get_by_role("button", name="Spel maken").click()
     await expect(page.locator("#match-limit")).to_have_text(
-        "De partij eindigt na de ronde waarin iemand 201 strafpunten haalt."
+        "De partij eindigt na de hand waarin iemand 201 strafpunten haalt."
     )
     room = page.url.split("/r/")[1].split("#")[0]
     summary = (await http.get(f"/api/rooms/{room}")).json()

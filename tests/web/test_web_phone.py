@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import expect
 from webdeals import computer_room
+from webtools import PHONE
 
 pytestmark = pytest.mark.browser
 
@@ -64,3 +65,38 @@ async def test_a_full_rummy51_hand_is_readable_and_every_control_fits(pages, htt
         if c["width"] < 44 or c["height"] < 44
     ]
     assert not small, "\n".join(small)
+
+
+async def test_create_game_is_in_sight_and_the_table_opens_at_its_top(pages) -> None:
+    """At 375 px "Create game" was about 1,000 px down the lobby, and the table made with it
+    opened scrolled down with the lobby (in 2 runs of 3): the top bar and the opponent off
+    screen. The page's frames are held (a paused clock) until the table's view is in, as in
+    the runs where the table was drawn at once."""
+    ctx = await pages.context(viewport=PHONE)
+    await ctx.clock.install()
+    page = await pages.page(ctx=ctx, path="/")
+    create = page.get_by_role("button", name="Spel maken")
+    await expect(create).to_be_enabled()
+    box = await create.bounding_box()
+    assert box is not None and box["y"] + box["height"] <= PHONE["height"], box
+    await page.get_by_label("Tegen de computer").check()
+    await page.locator("#name").fill("Anna")
+    # A player who read the lobby to its end before pressing the button.
+    await page.evaluate("window.scrollTo(0, document.scrollingElement.scrollHeight)")
+    assert await page.evaluate("scrollY") > 300
+    await page.clock.pause_at(await page.evaluate("Date.now()") + 1000)
+    await create.click()
+    await page.evaluate(
+        """async () => {
+          const { store } = await import("/web/js/store.js");
+          const on = (done) => store.addEventListener("change", () => store.view && done());
+          if (!store.view) await new Promise(on);
+        }"""
+    )
+    await page.clock.run_for(100)  # the first frame: the table, drawn at once
+    await page.clock.resume()
+    await expect(page.locator("#hand .card")).to_have_count(10)
+    assert await page.evaluate("scrollY") == 0
+    for part in (".topbar", ".opponent"):
+        seen = await page.locator(part).bounding_box()
+        assert seen is not None and seen["y"] >= 0 and seen["y"] + seen["height"] <= 740, part

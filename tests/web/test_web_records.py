@@ -28,7 +28,7 @@ SHOWN = """() => {
   const r = document.querySelector('#replay');
   return {
     step: r.querySelector('.replay-step').textContent,
-    text: r.querySelector('.replay-text').textContent,
+    text: r.querySelector('.replay-text')?.textContent ?? '',
     hands: [...r.querySelectorAll('.replay-hand')].map(cards),
     melds: [...r.querySelectorAll('.replay-melds .meld-mini')].map(cards),
     discard: r.querySelector('.replay-discard .card')?.dataset.card ?? null,
@@ -59,7 +59,7 @@ async def _play_the_match(pages: Any, http: Any) -> tuple[Any, dict[str, Any]]:
     await page.get_by_role("button", name="Uitleggen").click()
     await page.locator('#hand .card[data-card="9C"]').click()
     await page.get_by_role("button", name="Afleggen").click()
-    await expect(page.locator("#match-winner")).to_have_text("Anna wint de wedstrijd!")
+    await expect(page.locator("#match-winner")).to_have_text("Anna wint de partij!")
     return page, created
 
 

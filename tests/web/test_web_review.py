@@ -1,5 +1,7 @@
 """The hand review on the hand-end screen: the three decisions the hard bot thinks cost the
-most (GET /review, for this seat), each opening the replay just before it."""
+most (GET /review, for this seat), each opening the replay just before it. A cost is the
+change in the seat's net result of the hand: in a hand the seat won, what a better move
+would have added, never "cost all N points at stake"."""
 
 from __future__ import annotations
 
@@ -13,18 +15,14 @@ from webdeals import computer_room, new_room
 from webtools import PHONE, meld, screenshot
 
 
-def cost_text(cost: float, spread: float, capped: bool) -> str:
+def cost_text(cost: float, spread: float, won: bool) -> str:
     """A cost as the page words it: under a point in words, else rounded as JavaScript's
     Math.round does (38.5 is 39), not as Python's round (38.5 is 38), with its uncertainty;
-    one capped at the hand's stake as all of it."""
-    if capped:
-        n = math.floor(cost + 0.5)
-        if n == 1:
-            return "kostte het ene punt dat op het spel stond"
-        return f"kostte alle {n} punten die op het spel stonden"
+    in a hand the seat won, as what the better move would have added."""
     if cost < 1:
-        return "kostte minder dan een punt"
-    text = f"kostte ongeveer {math.floor(cost + 0.5)} punten"
+        return "Had minder dan een punt meer kunnen winnen" if won else "Kostte minder dan een punt"
+    n = math.floor(cost + 0.5)
+    text = f"Had ongeveer {n} punten meer kunnen winnen" if won else f"Kostte ongeveer {n} punten"
     return f"{text}, ± {math.floor(spread + 0.5)}" if spread >= 1 else text
 
 
@@ -86,27 +84,19 @@ async def play_badly_then_go_out(page: Any) -> None:
     await expect(page.locator("#hand-result")).to_have_text("Anna gaat uit!")
 
 
-async def costliest(http: Any, room: str, token: str) -> tuple[dict[str, Any], list[Any]]:
-    """What the server says for this seat: the last hand's log, and its decisions that cost
-    points against a better move, worst first (all of them, not just three)."""
+async def costliest(
+    http: Any, room: str, token: str
+) -> tuple[dict[str, Any], list[Any], float | None]:
+    """What the server says for this seat: the last hand's log, its decisions that cost
+    points against a better move, worst first (all of them, not just three), and the seat's
+    net result of the hand."""
     auth = {"Authorization": f"Bearer {token}"}
     hand = (await http.get(f"/api/rooms/{room}/log", headers=auth)).json()["hands"][-1]
     r = await http.get(f"/api/rooms/{room}/review", params={"hand": hand["hand"]}, headers=auth)
     assert r.status_code == 200 and r.json()["status"] == "ready", r.text
     costly = [d for d in r.json()["decisions"] if d["better"] and d["cost"] > 0]
-    return hand, sorted(costly, key=lambda d: (-d["cost"], d["version"]))
-
-
-async def mark_last_shown_capped(route: Any) -> None:
-    """Fulfil with the server's review, the third costliest decision (the last the page
-    shows) marked `capped`."""
-    response = await route.fetch()
-    body = await response.json()
-    costly = [d for d in body["decisions"] if d["better"] and d["cost"] > 0]
-    costly.sort(key=lambda d: (-d["cost"], d["version"]))
-    if body["status"] == "ready" and costly:
-        costly[:3][-1]["capped"] = True
-    await route.fulfill(response=response, json=body)
+    ranked = sorted(costly, key=lambda d: (-d["cost"], d["version"]))
+    return hand, ranked, r.json().get("net")
 
 
 async def listed(review: Any) -> list[list[float]]:
@@ -116,9 +106,7 @@ async def listed(review: Any) -> list[list[float]]:
     return list(await items.evaluate_all(js))
 
 
-async def test_the_review_lists_the_costliest_decisions_and_shows_each_in_the_replay(
-    pages, http
-) -> None:
+async def test_a_won_hands_review_says_what_a_better_move_would_have_added(pages, http) -> None:
     game = await computer_room(http, [HUMAN, BOT], discard=["5C"], stock_top=STOCK)
     page = await pages.page(path=f"/r/{game['room']}#seat={game['token']}", viewport=WIDE)
     await play_badly_then_go_out(page)
@@ -134,28 +122,33 @@ async def test_the_review_lists_the_costliest_decisions_and_shows_each_in_the_re
     await expect(review).to_contain_text("De bespreking is niet beschikbaar.")
     await expect(page.get_by_role("button", name="Volgende hand")).to_be_enabled()
     await page.unroute("**/review?*")
-    # The server's answer, with its least costly decision shown marked as capped at the
-    # hand's stake (this deal's estimates stay under its 49 points): the page words it so.
-    await page.route("**/review?*", mark_last_shown_capped)
     await review.get_by_role("button", name="Opnieuw").click()
     await expect(review).to_have_attribute("data-status", "ready", timeout=60_000)
 
-    hand, costly = await costliest(http, game["room"], game["token"])
+    # Anna went out: her result is her points minus Bob's, and nothing "cost" her points.
+    hand, costly, net = await costliest(http, game["room"], game["token"])
     assert costly, "this deal is made for costly throws; the review found none"
+    await expect(review.locator("h3")).to_have_text("Waar je meer had kunnen winnen")
     expected = costly[:3]
-    expected[-1] = {**expected[-1], "capped": True}
     items = review.locator("li.decision")
     await expect(items).to_have_count(len(expected))
     assert await listed(review) == [[d["version"], d["cost"]] for d in expected]
     for item, d in zip(await items.all(), expected, strict=True):
         await expect(item.locator(".decision-cost")).to_have_text(
-            cost_text(d["cost"], d["spread"], d["capped"])
+            cost_text(d["cost"], d["spread"], won=True)
         )
         await expect(item.locator("dd.did")).to_have_text(in_words(d["move"]))
         await expect(item.locator("dd.better")).to_have_text(in_words(d["better"]))
-        await expect(item.locator(".decision-reason")).to_have_text(
-            f"Waarom: {d['reasons']['nl']}."
-        )
+        reason = item.locator(".decision-reason")
+        await expect(reason).to_have_text(f"Waarom: {d['reasons']['nl']}")
+        assert not (await reason.text_content() or "").endswith("..")
+    # Never the v1.2 words of a capped cost, "kostte alle N punten die op het spel stonden".
+    await expect(review).not_to_contain_text("op het spel")
+    await expect(review).not_to_contain_text("ostte")
+    assert net == hand["result"]["points"][0] > 0
+    await expect(review.locator("#review-net")).to_contain_text(
+        f"Resultaat van deze hand: +{net:g} (jouw punten min die van je tegenstander)."
+    )
     await screenshot(page, "review-1366")
 
     # "Toon" opens the replay on the step before that decision: the table as it was then,
@@ -185,10 +178,11 @@ async def test_the_review_lists_the_costliest_decisions_and_shows_each_in_the_re
 
     # The other language: the server's reason in English, without asking again.
     await page.locator("#lang-switch").click()
-    await expect(review.locator("h3")).to_have_text("Your costliest decisions")
+    await expect(review.locator("h3")).to_have_text("Where you could have won more")
     await expect(items.first.locator(".decision-reason")).to_have_text(
-        f"Why: {expected[0]['reasons']['en']}."
+        f"Why: {expected[0]['reasons']['en']}"
     )
+    await expect(items.first.locator(".decision-cost")).to_contain_text("Could have won about")
 
 
 async def test_local_play_reviews_each_seat_held_on_the_device(pages, http) -> None:
@@ -221,16 +215,16 @@ async def test_local_play_reviews_each_seat_held_on_the_device(pages, http) -> N
     await page.goto(f"/r/{room}#seat={tokens[0]}")
     await page.get_by_role("button", name="Bespreek mijn hand").click()
     review = page.locator("#review")
-    await expect(review.locator("h3")).to_have_text("De duurste beslissingen van Anna")
+    await expect(review.locator("h3")).to_have_text("Waar Anna meer had kunnen winnen")
     await expect(review).to_have_attribute("data-status", "ready", timeout=60_000)
-    _, anna = await costliest(http, room, tokens[0])
+    _, anna, _ = await costliest(http, room, tokens[0])
     assert anna, "throwing the 6H with a run ready costs points"
     assert await listed(review) == [[d["version"], d["cost"]] for d in anna[:3]]
 
     await review.get_by_role("button", name="Bob").click()
     await expect(review.locator("h3")).to_have_text("De duurste beslissingen van Bob")
     await expect(review).to_have_attribute("data-status", "ready", timeout=60_000)
-    _, bob = await costliest(http, room, tokens[1])
+    _, bob, _ = await costliest(http, room, tokens[1])
     assert await listed(review) == [[d["version"], d["cost"]] for d in bob[:3]]
     if not bob:
         await expect(review.locator(".review-none")).to_have_text(

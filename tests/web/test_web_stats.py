@@ -35,9 +35,7 @@ async def test_a_won_hand_is_counted_once_in_the_lobby_and_reset(pages, http) ->
     await expect(row.locator(".hands")).to_have_text("1 van 1")
     await expect(row.locator(".matches")).to_have_text("0 van 0")
     await expect(row.locator(".best")).to_have_text("65 punten")
-    await expect(row.locator("th")).to_have_text(
-        "Rummy (2 spelers, 10 kaarten) · Tegen de computer"
-    )
+    await expect(row.locator("th")).to_have_text("Klassiek Rummy · Tegen de computer")
     await screenshot(page, "lobby-with-stats-1280")
     await page.get_by_role("button", name="Statistieken wissen").click()
     await expect(page.locator("#stats")).to_contain_text("Nog geen handen gespeeld")

@@ -67,6 +67,7 @@ async def test_a_room_without_spectators_offers_no_watch(pages, http) -> None:
 
 async def test_the_lobby_creates_a_room_without_spectators(pages, http) -> None:
     page = await pages.page(path="/")
+    await page.locator("#more-options").click()
     await expect(page.locator("#spectators")).to_be_checked()
     await page.locator("#spectators").uncheck()
     await page.locator("#create").click()

@@ -30,3 +30,13 @@ async def meld(page: Any, *groups: list[str]) -> None:
         if i < len(groups) - 1:
             await page.get_by_role("button", name="+ Groep").click()
     await page.get_by_role("button", name="Uitleggen").click()
+
+
+def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
+    """Whether two bounding boxes share any area."""
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )

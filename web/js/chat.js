@@ -33,8 +33,11 @@ export async function startChat(room, token) {
   } catch {
     return;
   }
-  if (chat.room !== room || info.options?.chat === false) return;
-  chat.names = (info.seats || []).map((s) => s.name);
+  // A room on one device (passed around, whatever this browser calls it), or one where the
+  // computer plays every other seat, has nobody to chat with.
+  const alone = (info.seats || []).filter((seat) => !seat.bot).length < 2 && info.mode === "computer";
+  if (chat.room !== room || info.options?.chat === false || info.mode === "local" || alone) return;
+  if (!chat.names.length) chat.names = (info.seats || []).map((s) => (s.bot ? "" : s.name || ""));
   chat.root = h("aside", { id: "chat", class: "chat", "aria-label": t("chatTitle") });
   document.body.append(chat.root);
   document.body.classList.add("has-chat");
@@ -54,12 +57,16 @@ export function stopChat() {
   document.body.classList.remove("has-chat", "chat-open");
 }
 
-/** Our seat, from the view: our own messages count as read, and a seat cannot mute itself. */
-export function chatSeat(seat) {
-  if (chat.seat !== seat) {
-    chat.seat = seat;
-    if (chat.root) draw();
-  }
+/** Every view: our seat (our own messages count as read, and a seat cannot mute itself)
+ * and who sits where, so a friend who joins after the page opened can be muted at once. */
+export function chatSeats(view) {
+  // A computer seat never writes: nothing to mute.
+  const names = (view?.seats || []).map((s) => (s.bot ? "" : s.name || ""));
+  const seat = view?.seat ?? null;
+  if (chat.seat === seat && names.join("\n") === chat.names.join("\n")) return;
+  chat.seat = seat;
+  if (view?.seats) chat.names = names;
+  if (chat.root) draw();
 }
 
 /** A `{"type": "chat"}` frame from the room's socket. */

@@ -9,6 +9,7 @@ import { motionOn, setMotion } from "./motion.js";
 import { errorText, lang, loadLang, setLang, t } from "./i18n.js";
 import { decisionReplay, dropReview, loadReview } from "./review.js";
 import { replayActions } from "./replay-page.js";
+import { closeReplay, goTo, newReplay, play, replayKey, setSpeed } from "./replay.js";
 import { forgetGame, inviteUrl } from "./saved.js";
 import { resetStats } from "./stats.js";
 
@@ -101,7 +102,8 @@ export function bindEvents(store, game) {
     deselect: () => store.update({ selected: new Set(), staged: [] }),
     vote: (el) => {
       const kind = el.dataset.vote;
-      if (kind === "new_match" && PLAYING.includes(store.view?.phase) && !window.confirm(t("newMatchConfirm"))) return;
+      // A restart throws the match's scores away: asked once more, whenever it is pressed.
+      if (kind === "new_match" && !window.confirm(t("newMatchConfirm"))) return;
       game.vote(kind);
     },
     "copy-invite": async () => {
@@ -118,9 +120,13 @@ export function bindEvents(store, game) {
     },
     reveal: () => game.reveal(),
     replay: () => game.openReplay(),
-    "replay-prev": () => store.update({ replay: { ...store.replay, index: Math.max(0, store.replay.index - 1) } }),
-    "replay-next": () => store.update({ replay: { ...store.replay, index: Math.min(store.replay.steps.length - 1, store.replay.index + 1) } }),
-    "replay-close": () => store.update({ replay: null }),
+    "replay-prev": () => goTo(store, store.replay.index - 1),
+    "replay-next": () => goTo(store, store.replay.index + 1),
+    "replay-first": () => goTo(store, 0),
+    "replay-last": () => goTo(store, store.replay.steps.length - 1),
+    "replay-go": (el) => goTo(store, Number(el.dataset.step)),
+    "replay-play": () => play(store, !store.replay.playing),
+    "replay-close": () => closeReplay(store),
     review: (el) => loadReview(store, Number(el.dataset.seat)),
     "review-toggle": (el) => {
       if (!store.review) {
@@ -132,7 +138,7 @@ export function bindEvents(store, game) {
     },
     "review-show": (el) => {
       const replay = decisionReplay(store, Number(el.dataset.version));
-      if (replay) store.update({ replay });
+      if (replay) store.update({ replay: newReplay(replay.steps, replay, store.replay) });
     },
     forget: (el) => {
       forgetGame(el.dataset.room);
@@ -148,11 +154,15 @@ export function bindEvents(store, game) {
       store.emit();
     },
     watch: () => game.watch(),
+    "lobby-more": () => {
+      store.extra.lobby.more = !store.extra.lobby.more;
+      store.emit();
+    },
     rematch: () => game.rematch(),
     challenge: () => game.challenge(),
     "challenge-refresh": () => game.showChallenge(store.extra.challenge?.id),
     "stand-in": (el) => game.standIn(Number(el.dataset.seat)),
-    ...replayActions(store, (err) => store.showToast(errorText(err?.error || { code: "network" }))),
+    ...replayActions(store, (err) => store.showToast(errorText(err?.error || { code: "network" })), (hand) => game.openReplay(hand)),
   };
 
   delegate(body, "click", "[data-action]", (ev, el) => {
@@ -165,9 +175,8 @@ export function bindEvents(store, game) {
     fn(el, ev);
   });
 
-  document.addEventListener("keydown", (ev) => {
-    if (ev.key === "Escape" && store.replay) store.update({ replay: null });
-  });
+  document.addEventListener("keydown", (ev) => replayKey(store, ev));
+  delegate(body, "change", "[data-replay-speed]", (ev, el) => setSpeed(store, Number(el.value)));
 
   delegate(body, "keydown", ".hand .card", (ev, el) => {
     if (ev.key === " ") {

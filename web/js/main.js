@@ -4,7 +4,7 @@
 import * as api from "./api.js";
 import { noteTurn } from "./notify.js";
 import { refreshSavedStatus } from "./saved-status.js";
-import { chatFrame, chatSeat, startChat, stopChat } from "./chat.js";
+import { chatFrame, chatSeats, startChat, stopChat } from "./chat.js";
 import { cueFor, play } from "./cues.js";
 import { friendsGame, learnRematch, rematchFrame } from "./friends.js";
 import { bindEvents } from "./events.js";
@@ -13,7 +13,7 @@ import { seatName, useLocalNames } from "./names.js";
 import { Playback } from "./motion.js";
 import { render } from "./render.js";
 import { normalizeVariants } from "./render-lobby.js";
-import { replaySteps } from "./replay.js";
+import { newReplay, replaySteps } from "./replay.js";
 import { bindReplayPage } from "./replay-page.js";
 import { dropReview } from "./review.js";
 import { sheetFromLog } from "./scoresheet.js";
@@ -94,6 +94,7 @@ function normalizeTokens(tokens) {
 /** Every view passes here: the score sheet and local-play cover follow it. */
 function applyView(view) {
   if (!view || !store.session) return;
+  if (view.seats && store.seatsNow?.length === view.seats.length) view = { ...view, seats: store.seatsNow };
   const prev = store.view;
   if (prev && view.hand_number !== prev.hand_number) store.revealed = null;
   // A review belongs to the hand end it was opened on (a new match may restart at hand 1).
@@ -126,7 +127,7 @@ function applyView(view) {
   });
   const ended = view.hand_result && (!prev || prev.phase !== view.phase || prev.hand_number !== view.hand_number);
   store.setView(view);
-  chatSeat(view.seat);
+  chatSeats(store.view);
   noteTurn(prev, store.view, store.session);
   const cue = cueFor(prev, store.view);
   if (cue) play(cue);
@@ -137,7 +138,9 @@ function applyView(view) {
 // own requests at once.
 const playback = new Playback({ apply: applyView, current: () => store.view });
 const receive = (view, own = false) => {
-  if (view && store.session) playback.push(view, own);
+  if (!view || !store.session) return;
+  if (view.seats) store.seatsNow = view.seats;
+  playback.push(view, own);
 };
 
 /** Rebuild the score sheet from the log; keep this browser's own record if that fails. */
@@ -172,6 +175,7 @@ function announceTab() {
 
 /** Presence frames: a person whose seat goes dark gets a "left the table" banner. */
 function noteDepartures(seats) {
+  store.seatsNow = seats;
   const before = store.view?.seats || [];
   const gone = new Set(store.gone);
   (seats || []).forEach((seat, i) => {
@@ -187,6 +191,7 @@ async function connect() {
   useLocalNames(store.session.mode === "local" ? savedGame(room)?.playerNames : []);
   socket?.close();
   playback.queue = []; // another seat's views (local play) must not land on this one
+  store.seatsNow = null;
   store.update({ page: "table" });
   try {
     receive(unwrapView(token ? await api.getState(room, token) : await api.watchRoom(room)));
@@ -219,7 +224,9 @@ async function connect() {
     },
   });
   if (token) announceTab();
-  startChat(room, token);
+  // One device passed around has nobody to chat with.
+  if (store.session.mode === "local") stopChat();
+  else startChat(room, token);
   learnRematch(store, room);
   learnRoom(api.getRoom, room).then(() => store.emit());
 }
@@ -339,11 +346,14 @@ const game = {
     }
   },
 
-  async openReplay() {
+  /** The room's replay, of hand `hand` (the log's number; null: the last finished one),
+   * with every finished hand of the room to choose from. */
+  async openReplay(hand = null) {
     try {
-      const replay = await api.getReplay(store.session.room, store.session.token);
+      const replay = await api.getReplay(store.session.room, store.session.token, hand);
       const steps = replaySteps(replay, store.view);
-      if (steps.length) store.update({ replay: { steps, index: 0 } });
+      const extra = { source: "room", hands: replay.hands, hand: replay.hand };
+      if (steps.length) store.update({ replay: newReplay(steps, extra, store.replay) });
     } catch (err) {
       showError(err);
     }

@@ -1,11 +1,14 @@
 // What happened while you were away (docs/api.md v1.1, "Seats that stay alive"): when a table
 // opens, the moves of the hand in play since the version this browser last showed of it,
-// from GET /api/rooms/{room}/recent?since=, told in a few sentences until the player closes them.
+// from GET /api/rooms/{room}/recent?since=, told in a few sentences until the player closes
+// them or the hand is over. Your own turns are told apart: the computer's (a stand-in, from
+// the hand's stand-in entries; the turn timer, from your seat's count of timeouts) and yours
+// played on another device.
 import { getRecentMoves } from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardsShort } from "./cards.js";
-import { seatName } from "./names.js";
+import { namesList, seatName } from "./names.js";
 
 const key = (room) => `rummy:seen:${room}`;
 const opened = new Set(); // rooms whose first view this page has had
@@ -21,7 +24,12 @@ function lastShown(room) {
 /** Every view of a seat passes here: the first one of a page asks what was missed. */
 export function noteView(store, view) {
   const s = store.session;
+  // The summary is about the hand in play it was opened in: once that is over, the hand's
+  // end says what happened, and the next hand (or a new match) has its own story.
+  const playing = ["draw", "play"].includes(view?.phase);
+  if (store.extra.missed && (!playing || store.extra.missed.hand !== view.hand_number)) store.extra.missed = null;
   if (!s || !view || s.mode === "watch" || s.mode === "local" || view.seat === null) return;
+  const timeouts = view.seats?.[view.seat]?.timeouts ?? 0;
   if (!opened.has(s.room)) {
     opened.add(s.room);
     const before = lastShown(s.room);
@@ -29,7 +37,8 @@ export function noteView(store, view) {
       getRecentMoves(s.room, s.token, before.version)
         .then((recent) => {
           if (recent.moves.length && recent.hand_number === view.hand_number) {
-            store.extra.missed = recent.moves;
+            const timed = Math.max(0, timeouts - (before.timeouts ?? timeouts));
+            store.extra.missed = { hand: view.hand_number, moves: recent.moves, standIns: recent.stand_ins || [], timed };
             store.emit();
           }
         })
@@ -37,35 +46,62 @@ export function noteView(store, view) {
     }
   }
   try {
-    localStorage.setItem(key(s.room), JSON.stringify({ version: view.version, hand: view.hand_number }));
+    localStorage.setItem(key(s.room), JSON.stringify({ version: view.version, hand: view.hand_number, timeouts }));
   } catch {
     // A browser without storage just never lists what it missed.
   }
 }
 
-/** The turns in `moves` by seat, in order of play: a turn begins with its draw (the first
- * move may end a turn begun before the player left). */
-function turnsBySeat(moves) {
-  const turns = new Map();
-  moves.forEach((m, i) => {
-    if (i === 0 || m.move?.type === "draw") turns.set(m.seat, (turns.get(m.seat) || 0) + 1);
+/** Whether the computer stood in for `seat` at `version`: the last stand-in entry before it
+ * says; with none, the first one does (an end means it had begun in an earlier hand). */
+function standingIn(standIns, seat, version) {
+  const mine = standIns.filter((e) => e.seat === seat).sort((a, b) => a.version - b.version);
+  const before = mine.filter((e) => e.version < version).at(-1);
+  if (before) return Boolean(before.stand_in);
+  return mine.length > 0 && !mine[0].stand_in;
+}
+
+/** Who played each move: another seat's number, or for your own "computer" or "you". A turn
+ * begins with its draw (the first move may end a turn begun before the player left); the
+ * turn timer's turns (`timed`) are the first of your own turns the stand-in did not play. */
+function actors(view, missed) {
+  let timed = missed.timed || 0;
+  let current = null;
+  return missed.moves.map((m, i) => {
+    if (i === 0 || m.move?.type === "draw") {
+      if (m.seat !== view.seat) current = m.seat;
+      else if (standingIn(missed.standIns || [], m.seat, m.version)) current = "computer";
+      else if (timed > 0) {
+        timed -= 1;
+        current = "computer";
+      } else current = "you";
+    }
+    return { move: m, actor: current, first: i === 0 || m.move?.type === "draw" };
   });
-  return turns;
+}
+
+/** Who played, in words; `subject`: as a sentence's subject (Dutch "jij", not "jou"). */
+function actorName(view, actor, subject = false) {
+  if (actor === "computer") return t("missedForYou");
+  if (actor !== "you") return seatName(view, actor);
+  const key = subject ? "missedYouElsewhereSubject" : "missedYouElsewhere";
+  const own = t(key);
+  return own === key ? t("missedYouElsewhere") : own; // English has one form for both
 }
 
 /** "While you were away" in a few sentences: who played how many turns (your own turns
- * played by the computer named as such), each card taken from the discard pile, each meld
- * laid down, and whether you are up. */
-export function awaySummary(view, moves) {
-  const turns = turnsBySeat(moves);
-  const n = [...turns.values()].reduce((a, b) => a + b, 0);
-  const who = [...turns.keys()].map((seat) => (seat === view.seat ? t("missedForYou") : seatName(view, seat)));
-  const names = who.length > 1 ? `${who.slice(0, -1).join(", ")} ${t("and")} ${who.at(-1)}` : who[0] || "";
-  const lines = n ? [t("missedTurns", { n, names })] : [];
-  for (const m of moves) {
-    const name = m.seat === view.seat ? t("missedForYou") : seatName(view, m.seat);
+ * told apart: played by the computer for you, or by you on another device), each card taken
+ * from the discard pile, each meld laid down, and whether you are up. */
+export function awaySummary(view, missed) {
+  const played = actors(view, missed);
+  const turns = played.filter((p) => p.first);
+  const who = [...new Set(turns.map((p) => p.actor))].map((actor) => actorName(view, actor));
+  const lines = turns.length ? [t("missedTurns", { n: turns.length, names: namesList(who) })] : [];
+  for (const { move: m, actor } of played) {
+    const name = actorName(view, actor, true);
+    const card = m.move?.card; // a discard pickup names its card in the move (v1.3)
     if (m.move?.type === "draw" && m.move.source === "discard") {
-      lines.push(t("missedPickup", { name, card: cardsShort(m.move.card ? [m.move.card] : []) }));
+      lines.push(t("missedPickup", { name, card: cardsShort(card ? [card] : []) }));
     } else if (m.move?.type === "meld") {
       lines.push(t("missedMeld", { name, cards: (m.move.melds || []).map((g) => cardsShort(g)).join(" · ") }));
     }
@@ -76,9 +112,9 @@ export function awaySummary(view, moves) {
 
 /** The summary of what was missed, with a button to close it; it sits above the table. */
 export function missedPanel(store) {
-  const moves = store.extra.missed;
-  if (!moves || !store.view) return [];
-  const lines = awaySummary(store.view, moves);
+  const missed = store.extra.missed;
+  if (!missed || !store.view || missed.hand !== store.view.hand_number) return [];
+  const lines = awaySummary(store.view, missed);
   return [h("div", { class: "banner missed", id: "missed", role: "status" },
     h("strong", { class: "missed-title", text: t("missedTitle") }),
     ...lines.map((line) => h("p", { class: "missed-line", text: line })),

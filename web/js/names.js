@@ -13,8 +13,9 @@ export function useLocalNames(names) {
 export function seatName(view, seat) {
   const info = view?.seats?.[seat];
   const name = info?.name;
-  // The server names every bot after its level ("Medium bot"): three of those at one table
-  // cannot be told apart, so each bot seat gets its own name in the page's language.
+  // The server names each bot seat (app/rooms/setup.py BOT_SEAT_NAMES), the same name on
+  // the table, in the record and the replay. Rooms made before it named every bot after its
+  // level ("Medium bot"): those seats get their own name here, on the table only.
   if (info?.bot && (!name || /^(easy|medium|hard) bot$/i.test(name))) {
     const names = table("botNames");
     return names[seat % names.length];
@@ -28,6 +29,11 @@ export function seatName(view, seat) {
 
 export function seatNames(view, seats) {
   return seats.map((s) => seatName(view, s)).join(", ");
+}
+
+/** "Anna", "Anna and Bob", "Anna, Bob and Carl". */
+export function namesList(names) {
+  return names.length > 1 ? `${names.slice(0, -1).join(", ")} ${t("and")} ${names.at(-1)}` : names[0] || "";
 }
 
 /** A move in words; `prefix` picks the phrasing: "last" ("Anna discarded 7♥.") or "do" ("discard 7♥"). */
@@ -61,7 +67,7 @@ export function describeMove(view, last) {
  * A move without a name, as the hand review lists it ("discard 7♥"). A draw from the
  * discard pile does not say which card it took: `pile` is the top card at that moment.
  */
-export function moveWords(move, pile = null) {
+export function moveWords(move, pile = null, prefix = "do") {
   const named = move.type === "draw" && move.source === "discard" && !move.card && pile ? { ...move, card: pile } : move;
-  return wordsFor("do", named || {}, {});
+  return wordsFor(prefix, named || {}, {});
 }

@@ -1,6 +1,7 @@
 // "Your turn" while this tab is hidden: with the player's permission a browser
 // notification (the Notification API); without it the tab's title says so, as before.
 import { t } from "./i18n.js";
+import { iconButton } from "./icons.js";
 
 const PLAYING = ["draw", "play"];
 
@@ -48,7 +49,6 @@ export function drawNotifyButton(onTable) {
     });
     document.getElementById("mute")?.before(button);
   }
-  button.textContent = "🔔";
+  iconButton(button, "bell", t("notifyShort"));
   button.title = t("notifyAsk");
-  button.setAttribute("aria-label", t("notifyAsk"));
 }

@@ -45,7 +45,7 @@ export function renderScores(store, view, extra = null) {
   );
 }
 
-function resultLine(view, r) {
+export function resultLine(view, r) {
   if (r.reason === "out" && r.winner !== null && r.winner !== undefined) {
     return t(r.rummy ? "wonRummy" : "wonHand", { name: seatName(view, r.winner) });
   }
@@ -95,8 +95,14 @@ function voteBlock(view, kind, label, store, primary = true) {
   );
 }
 
-/** "Nieuwe ronde" during a hand: a vote that restarts the match once everyone agrees. */
+/** "Restart the match" (the new_match vote, which restarts it at 0 once everyone agrees):
+ * in the score sheet while the match is on, from the first hand's end (before that there is
+ * nothing to restart) or once someone asked for it. Never beside "Next hand" or "Rematch",
+ * where players pressed it for either. */
 export function renderNewMatch(store, view) {
+  const asked = (view.votes?.new_match || []).length > 0;
+  const started = view.hand_number > 1 || view.phase === "hand_over" || view.scores.some((s) => s !== 0);
+  if (!asked && !started) return null;
   return h("section", { class: "new-match" }, voteBlock(view, "new_match", t("newMatch"), store, false));
 }
 
@@ -144,8 +150,9 @@ export function renderHandEnd(store) {
     // A spectator (no seat) has no vote, no log and no seat token to verify with.
     view.seat === null ? null : h("div", { class: "votes" },
       over ? null : voteBlock(view, "next_hand", t("nextHand"), store),
-      voteBlock(view, "new_match", t("newMatch"), store, over),
       over ? rematchBlock(store, view) : null,
+      // At the match's end "Rematch" is the way on; a restart here only if someone asked.
+      over && view.votes?.new_match?.length ? voteBlock(view, "new_match", t("newMatch"), store, false) : null,
       challengeLink(view),
       h("button", { type: "button", class: "btn", data: { action: "replay" }, text: t("replay") }),
       reviewButton(store),

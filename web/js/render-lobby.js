@@ -10,27 +10,52 @@ export function normalizeVariants(data) {
   return (Array.isArray(data) ? data : []).map((v) => ({ ...v, min: v.min_players, max: v.max_players }));
 }
 
+// Each variant says whom it is for in one line, so a newcomer can pick; the chosen one
+// also says how it is played and how long a match lasts. The lobby stays short on a phone.
 function variantOption(v, form) {
   const limit = v.penalty_limits?.includes(Number(form.limit)) ? Number(form.limit) : null;
   const names = table("variantNames");
-  const summaries = table("variantSummaries");
+  const chosen = form.variant === v.name;
   const id = `variant-${v.name}`;
-  return h("div", { class: ["choice", form.variant === v.name && "chosen"] },
-    h("input", { type: "radio", name: "variant", id, value: v.name, checked: form.variant === v.name, data: { field: "variant" } }),
+  return h("div", { class: ["choice", chosen && "chosen"] },
+    h("input", { type: "radio", name: "variant", id, value: v.name, checked: chosen, data: { field: "variant" } }),
     h("label", { for: id },
       h("strong", { text: names[v.name] || v.name }),
-      h("span", { class: "summary", text: summaries[v.name] || "" }),
-      h("span", { class: "summary match-length", data: { variant: v.name }, text: matchLength(v, limit) })),
-    h("a", { class: "rules-link", href: `/#rules/${v.name}`, text: t("rulesFull", { name: names[v.name] || v.name }) }),
+      h("span", { class: "pick", text: table("variantPicks")[v.name] || "" }),
+      chosen ? h("span", { class: "summary", text: table("variantSummaries")[v.name] || "" }) : null,
+      chosen ? h("span", { class: "summary match-length", data: { variant: v.name }, text: matchLength(v, limit) }) : null),
+    chosen ? h("a", { class: "rules-link", href: `/#rules/${v.name}`, text: t("rulesFull", { name: names[v.name] || v.name }) }) : null,
   );
 }
 
 function modeOption(mode, label, help, form) {
   const id = `mode-${mode}`;
-  return h("div", { class: ["choice", form.mode === mode && "chosen"] },
-    h("input", { type: "radio", name: "mode", id, value: mode, checked: form.mode === mode, data: { field: "mode" } }),
-    h("label", { for: id }, h("strong", { text: label }), h("span", { class: "summary", text: help })),
+  const chosen = form.mode === mode;
+  return h("div", { class: ["choice", chosen && "chosen"] },
+    h("input", { type: "radio", name: "mode", id, value: mode, checked: chosen, data: { field: "mode" } }),
+    h("label", { for: id }, h("strong", { text: label }), chosen ? h("span", { class: "summary", text: help }) : null),
   );
+}
+
+/** The options most games keep as they are (turn timer, spectators, chat), folded away. */
+function moreOptions(form) {
+  const open = Boolean(form.more);
+  return h("div", { class: "more-options" },
+    h("button", { type: "button", class: "btn small link", id: "more-options", "aria-expanded": open ? "true" : "false", "aria-controls": "more-options-body", data: { action: "lobby-more" }, text: t("moreOptions") }),
+    h("div", { id: "more-options-body", hidden: !open },
+      form.mode !== "local"
+        ? h("label", { class: "field" }, h("span", { text: t("turnTimer") }),
+            h("select", { name: "turn_seconds", id: "turn-seconds", data: { field: "turnSeconds" } },
+              ["", "30", "60", "120"].map((n) => h("option", { value: n, selected: String(form.turnSeconds || "") === n, text: n ? t("turnTimerN", { n }) : t("turnTimerOff") }))))
+        : null,
+      h("label", { class: "field check" },
+        h("input", { type: "checkbox", name: "spectators", id: "spectators", checked: form.spectators !== false, data: { field: "spectators" } }),
+        h("span", { text: t("allowSpectators") })),
+      form.mode !== "local"
+        ? h("label", { class: "field check" },
+            h("input", { type: "checkbox", name: "chat", id: "chat-option", checked: form.chat !== false, data: { field: "chat" } }),
+            h("span", { text: t("allowChat") }))
+        : null));
 }
 
 let statuses = {};
@@ -128,18 +153,10 @@ export function renderLobby(store) {
         h("label", { class: "field grow" }, h("span", { text: t("yourName") }),
           h("input", { name: "name", id: "name", maxlength: "24", autocomplete: "nickname", placeholder: t("namePlaceholder"), value: form.name, data: { field: "name" } })),
         form.mode === "local" ? otherNames(form, Number(form.players) || chosen.min || 2) : null),
-      form.mode !== "local"
-        ? h("label", { class: "field" }, h("span", { text: t("turnTimer") }),
-            h("select", { name: "turn_seconds", id: "turn-seconds", data: { field: "turnSeconds" } },
-              ["", "30", "60", "120"].map((n) => h("option", { value: n, selected: String(form.turnSeconds || "") === n, text: n ? t("turnTimerN", { n }) : t("turnTimerOff") }))))
-        : null,
-      h("label", { class: "field check" },
-        h("input", { type: "checkbox", name: "spectators", id: "spectators", checked: form.spectators !== false, data: { field: "spectators" } }),
-        h("span", { text: t("allowSpectators") })),
-      h("label", { class: "field check" },
-        h("input", { type: "checkbox", name: "chat", id: "chat-option", checked: form.chat !== false, data: { field: "chat" } }),
-        h("span", { text: t("allowChat") })),
-      h("button", { type: "submit", class: "btn primary big", id: "create", disabled: !variants.length, text: t("create") }),
+      moreOptions(form),
+      // On a phone the button stays in sight at the screen's foot while the form scrolls.
+      h("div", { class: "create-bar" },
+        h("button", { type: "submit", class: "btn primary big", id: "create", disabled: !variants.length, text: t("create") })),
       h("p", { class: "challenge-offer" },
         h("button", { type: "button", class: "btn", id: "challenge-create", data: { action: "challenge" }, disabled: !variants.length, text: t("challengeCreate") }),
         " ", h("span", { class: "muted", text: t("challengeCreateHelp") })),

@@ -336,7 +336,7 @@ export function renderTable(store) {
     h("div", { class: "toast-dock", id: "toast-dock" }),
     watching ? null : meters(store, view, myTurn, legal),
     renderScores(store, view, [
-      PLAYING.includes(view.phase) && !watching ? renderNewMatch(store, view) : null,
+      [...PLAYING, "hand_over"].includes(view.phase) && !watching ? renderNewMatch(store, view) : null,
       session.mode !== "local" && !needInvite && session.token ? ownLink(session) : null,
     ]),
   );

@@ -2,17 +2,17 @@
 // kept on the same control across a redraw.
 import { drawNotifyButton } from "./notify.js";
 import { renderChallenge } from "./challenge.js";
-import { renderCard } from "./cards.js";
 import { muted } from "./cues.js";
 import { motionOn } from "./motion.js";
 import { h } from "./dom.js";
+import { iconButton } from "./icons.js";
 import { t } from "./i18n.js";
 import { seatName } from "./names.js";
 import { renderHandEnd } from "./render-end.js";
-import { reviewNote } from "./render-review.js";
 import { renderJoin, renderLobby, renderMessage, renderRules } from "./render-lobby.js";
 import { renderTable } from "./render-table.js";
-import { handChooser, renderReplayPage } from "./replay-page.js";
+import { renderReplayPage } from "./replay-page.js";
+import { replayPanel } from "./render-replay.js";
 import { missedPanel } from "./missed.js";
 import { awayBanners, keepTicking } from "./seats-alive.js";
 
@@ -79,30 +79,15 @@ function cover(store) {
   );
 }
 
-// The card's code rides along, as in the hand, so a test can read the table of each step.
-const tinyCard = (code) => renderCard(code, { classes: ["tiny"], attrs: { "data-card": code } });
-
-function replayPanel(store) {
-  const r = store.replay;
-  const step = r.steps[r.index];
-  return h("div", { class: "modal", role: "dialog", "aria-modal": "true", "aria-labelledby": "replay-title", id: "replay" },
-    h("div", { class: "modal-body" },
-      h("h2", { id: "replay-title", text: t("replay") }),
-      handChooser(r),
-      h("p", { class: "replay-step", text: r.index === 0 ? t("replayStart") : t("replayStep", { i: r.index, n: r.steps.length - 1 }) }),
-      h("p", { class: "replay-text", text: step.text }),
-      // Opened from the hand review: its decision is the move after this step.
-      r.focus?.index === r.index ? h("p", { class: "replay-focus", text: reviewNote(store.view, r.focus) }) : null,
-      h("div", { class: "replay-hands" }, step.hands.map((cards, seat) => h("div", { class: ["replay-hand", r.focus?.seat === seat && "reviewed"], data: { seat: String(seat) } },
-        h("strong", { text: r.names ? r.names[seat] : seatName(store.view, seat) }),
-        h("div", { class: "mini-row" }, cards.map(tinyCard))))),
-      h("div", { class: "replay-melds" }, step.melds.map((m) => h("div", { class: "mini-row meld-mini" }, m.map(tinyCard)))),
-      step.discard ? h("p", { class: "replay-discard" }, t("discardPile"), ": ", tinyCard(step.discard)) : null,
-      h("div", { class: "row" },
-        h("button", { type: "button", class: "btn", data: { action: "replay-prev" }, disabled: r.index === 0, text: t("replayPrev") }),
-        h("button", { type: "button", class: "btn primary", data: { action: "replay-next" }, disabled: r.index >= r.steps.length - 1, text: t("replayNext") }),
-        h("button", { type: "button", class: "btn", data: { action: "replay-close" }, text: t("replayClose") }))),
-  );
+/** Scroll the replay's list of moves (only the list: a phone's dialog stays on the table)
+ * so its current move is in sight. */
+function keepInSight(el) {
+  const list = el?.closest(".replay-moves");
+  if (!list) return;
+  const at = el.getBoundingClientRect();
+  const box = list.getBoundingClientRect();
+  if (at.top < box.top) list.scrollTop -= box.top - at.top;
+  else if (at.bottom > box.bottom) list.scrollTop += at.bottom - box.bottom;
 }
 
 function page(store) {
@@ -145,16 +130,15 @@ function dockToast(toast) {
 export function render(store) {
   const focus = focusKey(document.activeElement);
   $("lang-switch").textContent = t("langSwitch");
+  // Icons drawn as SVG with a word beside them (struck through by CSS when pressed): the
+  // word names the button, and shows once the screen has room for it.
   const mute = $("mute");
   mute.setAttribute("aria-pressed", muted() ? "true" : "false");
-  mute.setAttribute("aria-label", t("mute"));
-  // A note, struck through by CSS when muted: Debian's Chromium has no emoji font.
-  mute.textContent = "♪";
+  iconButton(mute, "sound", t("mute"));
   const motion = $("motion");
   motion.setAttribute("aria-pressed", motionOn() ? "false" : "true");
-  motion.setAttribute("aria-label", t("motionOff"));
+  iconButton(motion, "motion", t("motionOffShort"));
   motion.title = t("motionOff");
-  motion.textContent = "↝";
   const v = store.view;
   const mine = store.page === "table" && v && v.turn === v.seat && ["draw", "play"].includes(v.phase);
   document.title = mine ? `● ${t("yourTurnTitle")} · Rummy` : "Rummy";
@@ -180,10 +164,22 @@ export function render(store) {
     toast.replaceChildren();
   }
   $("app").replaceChildren(page(store));
+  // A new page opens at its top: the table made from far down the lobby opened scrolled
+  // down with it, the top bar and the opponent off a phone's screen.
+  const shown = `${store.page}:${store.session?.room ?? ""}`;
+  if (store.shown !== shown) {
+    store.shown = shown;
+    window.scrollTo(0, 0);
+  }
   dockToast(toast);
   drawNotifyButton(store.page === "table" && Boolean(store.session?.token) && store.session?.mode !== "local");
   const news = store.page === "table" ? document.getElementById("last-move")?.textContent || "" : "";
   if (news && $("announce").textContent !== news) $("announce").textContent = news;
   $("overlay").replaceChildren(...(store.replay ? [replayPanel(store)] : []));
   restoreFocus(focus);
+  if (store.replay) {
+    // The dialog has the keyboard from the moment it opens; the current move stays in sight.
+    if (!$("overlay").contains(document.activeElement)) $("replay")?.focus({ preventScroll: true });
+    keepInSight(document.querySelector(".replay-move[aria-current]"));
+  }
 }

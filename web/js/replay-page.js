@@ -5,7 +5,7 @@
 import * as api from "./api.js";
 import { h } from "./dom.js";
 import { errorText, t } from "./i18n.js";
-import { replaySteps } from "./replay.js";
+import { newReplay, replaySteps } from "./replay.js";
 
 /** The hands of a file that can be replayed, by their number: a record lists only
  * finished hands; a log also the ones a new match cut short (no result). */
@@ -28,7 +28,8 @@ async function showHand(store, number) {
     const replay = await api.replayFile(withHand(doc, number), number);
     const steps = replaySteps(replay, null);
     store.extra.replayError = null;
-    store.update({ replay: { steps, index: 0, names: replay.players || null, hands: handsOf(doc), hand: number } });
+    const extra = { source: "file", names: replay.players || null, hands: handsOf(doc), hand: number };
+    store.update({ replay: newReplay(steps, extra, store.replay) });
   } catch (err) {
     store.extra.replayError = err?.error ? errorText(err.error) : t("replayNotAFile");
     store.emit();
@@ -68,16 +69,6 @@ export function renderReplayPage(store) {
   );
 }
 
-/** The hands of an opened file, one button each (only on the replay page, when several). */
-export function handChooser(r) {
-  if (!r.hands || r.hands.length < 2) return null;
-  return h("div", { class: "row replay-hands-choice", role: "group", "aria-label": t("replayHands") },
-    r.hands.map((n, i) => h("button", {
-      type: "button", class: "btn small", data: { action: "replay-hand", hand: String(n) },
-      "aria-pressed": n === r.hand ? "true" : "false", text: t("replayHand", { n: i + 1 }),
-    })));
-}
-
 /** Download the room's match record as a file. */
 async function saveRecord(store) {
   const { room, token } = store.session;
@@ -92,10 +83,11 @@ async function saveRecord(store) {
   setTimeout(() => URL.revokeObjectURL(link.href), 10_000);
 }
 
-/** The page's click actions, for events.js's table of actions. */
-export function replayActions(store, showError) {
+/** The page's click actions, for events.js's table of actions; `openRoomHand(n)` opens a
+ * room's hand (main.js), a file's comes from the file. */
+export function replayActions(store, showError, openRoomHand) {
   return {
-    "replay-hand": (el) => showHand(store, Number(el.dataset.hand)),
+    "replay-hand": (el) => (store.replay?.source === "room" ? openRoomHand(Number(el.dataset.hand)) : showHand(store, Number(el.dataset.hand))),
     "save-record": () => saveRecord(store).catch(showError),
   };
 }

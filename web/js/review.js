@@ -56,7 +56,9 @@ function placed(decisions, steps) {
 export async function loadReview(store, seat) {
   const mine = ++generation;
   const current = () => mine === generation && store.review?.seat === seat;
-  store.update({ review: { seat, hand: null, status: "loading", shown: [], steps: null, error: null } });
+  // Whether the seat won the hand is known at once (the view's result); the title says it.
+  const won = store.view?.hand_result?.winner === seat;
+  store.update({ review: { seat, hand: null, status: "loading", shown: [], steps: null, error: null, won, net: null } });
   const token = tokenOf(store, seat);
   const room = store.session.room;
   try {
@@ -72,7 +74,8 @@ export async function loadReview(store, seat) {
       if (!current()) return;
       if (review.status === "ready") {
         const shown = placed(costliest(review.decisions || []), steps);
-        store.update({ review: { ...store.review, hand, status: "ready", shown, steps } });
+        // `won`: the hand was this seat's, so a better move could only have won more.
+        store.update({ review: { ...store.review, hand, status: "ready", shown, steps, won: review.won ?? won, net: review.net ?? null } });
         return;
       }
       if (store.review.status !== "pending") store.update({ review: { ...store.review, hand, status: "pending" } });

@@ -4,7 +4,7 @@
 // the server decides whether a stand-in may start (409 seat_present before away_seconds).
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
-import { seatName } from "./names.js";
+import { namesList, seatName } from "./names.js";
 
 const PLAYING = ["draw", "play"];
 // The server's wait before a stand-in (GET /api/rooms/{room} options.away_seconds).
@@ -38,20 +38,29 @@ export function keepTicking(store) {
   }
 }
 
-/** The banners of seats whose owner left: countdown, then the button; or the stand-in. */
+/** The banners of seats whose owner left: countdown, then the button; or the stand-in.
+ * None once the match is over (nothing is left to play for anyone: a player who went on to
+ * the rematch has not "left"); a spectator, who cannot ask for a stand-in, gets one line
+ * naming everyone who left, without a countdown. */
 export function awayBanners(store) {
   const view = store.view;
   const s = store.session;
-  if (!view || !s || s.mode === "local") return [];
+  if (!view || !s || s.mode === "local" || view.phase === "match_over") return [];
   const items = [];
+  const watching = !s.token || view.seat === null;
+  const gone = [];
   (view.seats || []).forEach((seat, i) => {
     if (i === view.seat || seat.bot) return;
     const name = seatName(view, i);
     if (seat.stand_in) {
-      items.push(h("div", { class: "banner stand-in", role: "status", data: { seat: String(i) }, text: t("computerPlaysFor", { name }) }));
+      items.push(h("div", { class: "banner stand-in", role: "status", data: { seat: String(i) }, text: t("standInBanner", { name }) }));
       return;
     }
     if (!seat.away_since || seat.connected) return;
+    if (watching) {
+      gone.push(name);
+      return;
+    }
     const left = secondsUntil(seat.away_since, awaySeconds.get(s.room) ?? 60);
     const canAsk = s.token && view.seat !== null && left === 0;
     items.push(h("div", { class: "banner left-table", role: "status", data: { seat: String(i) } },
@@ -62,6 +71,10 @@ export function awayBanners(store) {
         : h("span", { class: "countdown", data: { seconds: String(left) }, text: t("standInIn", { n: left }) }),
     ));
   });
+  if (gone.length) {
+    const names = namesList(gone);
+    items.push(h("div", { class: "banner left-table", role: "status", text: t(gone.length > 1 ? "leftTableMany" : "leftTable", { name: names, names }) }));
+  }
   return items;
 }
 
@@ -72,6 +85,6 @@ export function turnClock(store) {
   const left = secondsUntil(view.turn_deadline);
   const mine = view.turn === view.seat;
   return [h("p", { class: ["turn-clock", mine && "mine", left <= 10 && "low"], id: "turn-clock", role: "timer", data: { seconds: String(left) },
-    text: t(mine ? "clockYours" : "clockTheirs", { n: left, name: seatName(view, view.turn) }) })];
+    text: t("clockLeft", { n: left }) })];
 }
 

@@ -44,6 +44,11 @@ export class Store extends EventTarget {
     this.connection = "idle"; // idle | open | closed
     this.twoTabs = false;
     this.gone = new Set(); // seats whose player left the table (presence went away)
+    // The newest seats heard (a presence frame or a view as it arrives): views still waiting
+    // to be shown one by one (motion.js) carry the seats of when they were sent, and must not
+    // bring back a player who has left since.
+    this.seatsNow = null;
+    this.shown = null; // the page (and room) drawn last: a new one opens at its top
     this.inviteCopied = null; // the room whose invite link was copied
     this.revealed = null; // local play: the seat whose cards are uncovered
     this.hint = null;

@@ -7,7 +7,7 @@ export default {
     ["Going out and points", ["The hand ends the moment a player has no cards left, by melding, laying off or discarding. The winner scores the value of all cards the opponent still holds, complete melds included: ace 1, J/Q/K 10, others their number. No knock, gin or doubling bonus.", "Scores carry over; the first player at 100 or more after a hand wins the match. The dealer alternates."]],
     ["Empty stock", ["If the stock is empty when you draw, the discards under the top card are shuffled into a new stock. If that top card is all that is left, you take it. If nothing is left, the hand is a draw. After 200 completed turns the hand is a draw with no points."]],
     ["Tips", ["Before discarding, look at both ends of the runs on the table. Complete melds still in your hand give your opponent points if they go out first: lay them down in time."]],
-    ["Playing together", ["\"Next hand\" deals again and keeps the score; \"New round\" restarts the match at 0-0. Online both players must agree. On one device a screen to pass the device appears before each hand is revealed."]],
+    ["Playing together", ["\"Next hand\" deals again and keeps the score; \"Restart the match\" starts it again at 0-0. Online both players must agree. On one device a screen to pass the device appears before each hand is revealed."]],
   ],
   basic: [
     ["Cards", ["2 to 4 players, one 52-card deck without jokers. 10 cards each with 2 players, 7 with 3 or 4. One card face up starts the discard pile."]],
