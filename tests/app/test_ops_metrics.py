@@ -91,7 +91,7 @@ def _names_used_exist(scrape: str) -> None:
     served = {_base(line.split()[2]) for line in scrape.splitlines() if line.startswith("# TYPE")}
     root = Path(__file__).resolve().parents[2]
     for doc in ("deploy/rummy-alerts.yml", "deploy/grafana-rummy.json", "docs/operations.md"):
-        used = set(re.findall(r"\b(?:rummy|process)_[a-z_]+", (root / doc).read_text()))
+        used = set(re.findall(r"\b(?:rummy|process)_[a-z_]+\b(?![./])", (root / doc).read_text()))
         assert {_base(name) for name in used} <= served, (doc, used)
 
 

@@ -85,13 +85,15 @@ async def test_no_serious_or_critical_violations(pages, http, width) -> None:
     await expect(page.locator("#replay-result")).to_be_visible()
     problems += await serious(page, "replay's end")
 
-    body = {"variant": "classic", "players": 2, "bots": {"1": "easy"}, "name": "Anna"}
-    made = await http.post("/api/challenges", json=body)
-    assert made.status_code == 201, made.text
-    challenge = await pages.page(ctx=ctx, path=made.json()["challenge_url"])
+    # A challenge's page as its maker sees it: one link per friend (docs/api.md v1.3).
+    challenge = await pages.page(ctx=ctx, path="/")
+    await challenge.locator("#name").fill("Anna")
+    await challenge.locator("#mode-computer").check()
+    await challenge.get_by_role("button", name="Daag een vriend uit").click()
+    await challenge.wait_for_url("**/c/*")
     await expect(challenge.locator("#challenge-table")).to_be_visible()
     problems += await serious(challenge, "challenge")
     # Its share field is styled like the table's invitation (it was a bare input).
-    share = challenge.locator("#challenge input[readonly]").first
+    share = challenge.locator("#challenge-url")
     assert (await share.bounding_box() or {}).get("height", 0) >= 44
     assert not problems, "\n".join(problems)
