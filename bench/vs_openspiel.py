@@ -135,9 +135,7 @@ def main(argv: list[str] | None = None) -> None:
         cells = [f"OpenSpiel {row['openspiel']:>9,.0f}"]
         for name in trees:
             rounds = " ".join(f"{r:.2f}" for r in row[f"{name}/openspiel rounds"])  # type: ignore[attr-defined]
-            cells.append(
-                f"{name} {row[name]:>9,.0f}  {row[f'{name}/openspiel']:.2f}x ({rounds})"
-            )
+            cells.append(f"{name} {row[name]:>9,.0f}  {row[f'{name}/openspiel']:.2f}x ({rounds})")
         if len(trees) == 2:
             cells.append(f"ours/tree {row['ours/tree']:.2f}x")
         print(f"{config:10s} " + "  ".join(cells))
