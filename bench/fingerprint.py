@@ -48,7 +48,7 @@ def _verdict(g: playout.Game, seat: int, move: tuple[Any, ...]) -> str:
 def _probes(g: playout.Game, seat: int, rng: random.Random) -> list[tuple[Any, ...]]:
     """Moves drawn at random from the hand, the table and the pack (mostly illegal)."""
     hand = g.hands[seat]
-    pack = list(range(53))
+    pack = list(range(playout.N_CODES))
     out: list[tuple[Any, ...]] = [
         (playout.DISCARD, rng.choice(pack)),
         (playout.DRAW, rng.randrange(2)),

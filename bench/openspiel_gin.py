@@ -8,7 +8,7 @@ chance node (the deal, each stock draw) an outcome sampled by its probability
 non-chance action. Rates are per second of this process's CPU time (`time.process_time`),
 counting whole games, the clone and the chance nodes included.
 
-    bench/.openspiel/bin/python bench/openspiel_gin.py [--seconds 2.0] [--json]
+    .venv-openspiel/bin/python bench/openspiel_gin.py [--seconds 2.0] [--json]
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ import json
 import random
 import time
 
-import pyspiel  # type: ignore[import-not-found]  # only in bench/.openspiel
+import pyspiel  # type: ignore[import-not-found]  # only in .venv-openspiel
 
 
 def run(seconds: float, seed: int = 1) -> dict[str, float]:

@@ -9,8 +9,8 @@ that a machine speeding up or slowing down favours neither. It prints each round
 another checkout (a `git worktree` of an older commit) to the same interleaving: a
 before/after ratio in one run.
 
-OpenSpiel is installed, the first time, into a venv of its own (`bench/.openspiel`,
-git-ignored; never part of `make run`): `open-spiel` 2.0.2 from PyPI.
+OpenSpiel is installed, the first time, into a venv of its own (`.venv-openspiel` at the
+top of the tree, git-ignored; never part of `make run`): `open-spiel` 2.0.2 from PyPI.
 
     .venv/bin/python bench/vs_openspiel.py [--rounds 3] [--seconds 2.0] \
         [--only rummy51-4 ...] [--tree /path/to/older/checkout] [--json]
@@ -27,7 +27,7 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
-VENV = HERE / ".openspiel"
+VENV = ROOT / ".venv-openspiel"
 OPEN_SPIEL = "open-spiel==2.0.2"
 CONFIGS = ("classic-2", "basic-2", "basic-3", "basic-4", "rummy51-2", "rummy51-3", "rummy51-4")
 # `engine.run` of a tree, in a process whose path puts that tree first.

@@ -40,9 +40,10 @@ from rules.engine.game import Game
 from rules.engine.layoffs import layoff_moves, swap_moves
 from rules.engine.switches import EX_KEEP_TOP_ON_DRAW
 from rules.melds import read_meld
-from rules.meldsearch import hand_bits, melds_of, opening_combos, rummy_partitions
+from rules.meldsearch import card_bits, melds_of, opening_combos, rummy_partitions
 
-# One tuple per card, shared by every listing (moves are immutable tuples).
+# The moves every listing shares (moves are immutable tuples): the draws, a discard per card.
+_FROM_STOCK, _FROM_DISCARD = (DRAW, SRC_STOCK), (DRAW, SRC_DISCARD)
 _DISCARDS = tuple((DISCARD, c) for c in range(JOKER + 1))
 
 
@@ -57,7 +58,7 @@ def _meld_moves(g: Game, seat: int, hand: list[int], held: int, jk: int) -> list
         groups = [(cards,) for cards, value in singles if value >= need]
         groups.extend(opening_combos(singles, hand, need, cover, r.opening_values))
         if r.rummy_skips_opening:
-            partitions = rummy_partitions(singles, hand, cover)
+            partitions = rummy_partitions(singles, hand, held, jk, cover)
             seen = {tuple(sorted(x)) for x in groups} if partitions else set()
             for p in partitions:
                 key = tuple(sorted(p))
@@ -101,14 +102,12 @@ def generate(g: Game, seat: int) -> list[FastMove]:
         return []
     r = g.r
     if g.phase == DRAW_PHASE:
-        moves: list[FastMove] = []
         if g.stock or (r.exhaustion == EX_KEEP_TOP_ON_DRAW and g.discard):
-            moves.append((DRAW, SRC_STOCK))
-        if g.discard:
-            moves.append((DRAW, SRC_DISCARD))
-        return moves
+            return [_FROM_STOCK, _FROM_DISCARD] if g.discard else [_FROM_STOCK]
+        return [_FROM_DISCARD] if g.discard else []
     hand = g.hands[seat]
     distinct = set(hand)
+    moves: list[FastMove]
     if g.jokers_taken:
         moves = []
     else:
@@ -117,12 +116,12 @@ def generate(g: Game, seat: int) -> list[FastMove]:
             moves = [_DISCARDS[c] for c in distinct if c != drawn]
         else:
             moves = [_DISCARDS[c] for c in distinct]
-    held = hand_bits(hand)
-    jk = hand.count(JOKER)
+    held = card_bits(distinct)
+    jk = hand.count(JOKER) if JOKER in distinct else 0
     moves.extend(_meld_moves(g, seat, hand, held, jk))
     if r.layoff_before_open or g.opened[seat]:
         if g.melds:
-            moves.extend(layoff_moves(g, seat, hand, distinct, jk))
+            moves.extend(layoff_moves(g, seat, hand, distinct, held, jk))
             if r.joker_swap:
                 moves.extend(swap_moves(g, seat, hand, distinct))
     return moves

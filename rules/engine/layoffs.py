@@ -132,16 +132,22 @@ def _set_cands(g: Game, m: TMeld, held: set[int], jk: int, out: list[Cand]) -> N
             out.append((cards, END_ANY, freed, new, END_ANY))
 
 
-def layoff_moves(g: Game, seat: int, hand: list[int], held: set[int], jk: int) -> list[FastMove]:
+def layoff_moves(
+    g: Game, seat: int, hand: list[int], held: set[int], bits: int, jk: int
+) -> list[FastMove]:
     """Every legal lay-off of `seat` (who may lay off) onto every meld on the table; `held`
-    is the set of the hand's cards, `jk` its jokers."""
+    is the set of the hand's cards, `bits` its natural cards as a bitmask, `jk` its
+    jokers."""
     r = g.r
+    ace_high = r.ace_high
     top = r.top_rank
     must = g.jokers_taken
     n_hand = len(hand)
     moves: list[FastMove] = []
     cands: list[Cand] = []
     for i, m in enumerate(g.melds):
+        if not jk and not bits & m.fit_bits(ace_high):
+            continue  # without a joker, a lay-off starts with a card next to the meld
         cands.clear()
         if m.is_run:
             _run_cands(m, held, jk, top, cands)
