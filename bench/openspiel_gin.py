@@ -22,7 +22,7 @@ import time
 import pyspiel  # type: ignore[import-not-found]  # only in .venv-openspiel
 
 
-def run(seconds: float, seed: int = 1) -> dict[str, float]:
+def run(seconds: float, seed: int = 1) -> dict[str, float | str]:
     """Play random games of gin_rummy for about `seconds` of CPU; return the rates."""
     game = pyspiel.load_game("gin_rummy")
     root = game.new_initial_state()
