@@ -38,7 +38,7 @@ END_ANY, END_LOW, END_HIGH = 0, 1, 2
 class TMeld:
     """One meld on the table (engine form). `key` is the suit of a run or rank of a set."""
 
-    __slots__ = ("id", "is_run", "key", "low", "high", "cards", "stands")
+    __slots__ = ("id", "is_run", "key", "low", "high", "cards", "stands", "_fits")
 
     def __init__(
         self,
@@ -57,6 +57,15 @@ class TMeld:
         self.high = high
         self.cards = cards
         self.stands = stands
+        self._fits = -1  # `fit_bits`, once asked
+
+    def fit_bits(self, ace_high: bool) -> int:
+        """`fitting_naturals` as a bitmask (bit c for card int c), worked out once: a meld
+        never changes, and lay-offs are listed from it again at every turn it is on the
+        table. (A meld belongs to one variant, so `ace_high` is always the same.)"""
+        if self._fits < 0:
+            self._fits = sum(1 << c for c in fitting_naturals(self, ace_high))
+        return self._fits
 
     def with_id(self, id: int) -> TMeld:
         return TMeld(id, self.is_run, self.key, self.low, self.high, self.cards, self.stands)

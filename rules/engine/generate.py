@@ -40,22 +40,27 @@ from rules.engine.game import Game
 from rules.engine.layoffs import layoff_moves, swap_moves
 from rules.engine.switches import EX_KEEP_TOP_ON_DRAW
 from rules.melds import read_meld
-from rules.meldsearch import opening_combos, rummy_partitions, single_melds
+from rules.meldsearch import card_bits, melds_of, opening_combos, rummy_partitions
+
+# The moves every listing shares (moves are immutable tuples): the draws, a discard per card.
+_FROM_STOCK, _FROM_DISCARD = (DRAW, SRC_STOCK), (DRAW, SRC_DISCARD)
+_DISCARDS = tuple((DISCARD, c) for c in range(JOKER + 1))
 
 
-def _meld_moves(g: Game, seat: int, hand: list[int], cnt: list[int]) -> list[FastMove]:
+def _meld_moves(g: Game, seat: int, hand: list[int], held: int, jk: int) -> list[FastMove]:
     r = g.r
-    singles = single_melds(hand, r)
+    singles, cover = melds_of(held, jk, r)
     if not singles:
         return []
     need = r.opening_min if not g.opened[seat] else 0
     groups: list[tuple[tuple[int, ...], ...]]
     if need:
         groups = [(cards,) for cards, value in singles if value >= need]
-        groups.extend(opening_combos(singles, cnt, need))
+        groups.extend(opening_combos(singles, hand, need, cover, r.opening_values))
         if r.rummy_skips_opening:
-            seen = {tuple(sorted(x)) for x in groups}
-            for p in rummy_partitions(singles, cnt, len(hand)):
+            partitions = rummy_partitions(singles, hand, held, jk, cover)
+            seen = {tuple(sorted(x)) for x in groups} if partitions else set()
+            for p in partitions:
                 key = tuple(sorted(p))
                 if key not in seen:
                     seen.add(key)
@@ -97,28 +102,28 @@ def generate(g: Game, seat: int) -> list[FastMove]:
         return []
     r = g.r
     if g.phase == DRAW_PHASE:
-        moves: list[FastMove] = []
         if g.stock or (r.exhaustion == EX_KEEP_TOP_ON_DRAW and g.discard):
-            moves.append((DRAW, SRC_STOCK))
-        if g.discard:
-            moves.append((DRAW, SRC_DISCARD))
-        return moves
+            return [_FROM_STOCK, _FROM_DISCARD] if g.discard else [_FROM_STOCK]
+        return [_FROM_DISCARD] if g.discard else []
     hand = g.hands[seat]
-    cnt = [0] * 53
-    for c in hand:
-        cnt[c] += 1
-    moves = []
-    if not g.jokers_taken:
+    distinct = set(hand)
+    moves: list[FastMove]
+    if g.jokers_taken:
+        moves = []
+    else:
         drawn = g.drawn_from_discard
-        for c in set(hand):
-            if c != drawn or cnt[c] > 1:
-                moves.append((DISCARD, c))
-    moves.extend(_meld_moves(g, seat, hand, cnt))
+        if drawn in distinct and hand.count(drawn) == 1:
+            moves = [_DISCARDS[c] for c in distinct if c != drawn]
+        else:
+            moves = [_DISCARDS[c] for c in distinct]
+    held = card_bits(distinct)
+    jk = hand.count(JOKER) if JOKER in distinct else 0
+    moves.extend(_meld_moves(g, seat, hand, held, jk))
     if r.layoff_before_open or g.opened[seat]:
         if g.melds:
-            moves.extend(layoff_moves(g, seat, hand, cnt))
+            moves.extend(layoff_moves(g, seat, hand, distinct, held, jk))
             if r.joker_swap:
-                moves.extend(swap_moves(g, seat, hand, cnt))
+                moves.extend(swap_moves(g, seat, hand, distinct))
     return moves
 
 

@@ -34,7 +34,7 @@ def _low(m: TMeld, seq: tuple[int, ...]) -> TMeld:
     return TMeld(m.id, True, m.key, m.low - k, m.high, seq + m.cards, stands + m.stands)
 
 
-def _run_cands(m: TMeld, cnt: list[int], jk: int, top: int, out: list[Cand]) -> None:
+def _run_cands(m: TMeld, held: set[int], jk: int, top: int, out: list[Cand]) -> None:
     room = MAX_RUN - (m.high - m.low + 1)
     if room <= 0:
         return
@@ -45,11 +45,11 @@ def _run_cands(m: TMeld, cnt: list[int], jk: int, top: int, out: list[Cand]) -> 
     rank = m.high + 1
     while len(seq) < room and rank <= top:
         c = make(suit, rank)
-        if cnt[c]:
+        if c in held:
             out.append(((*seq, c), END_HIGH if used else END_ANY, 0, None, END_HIGH))
         if used < jk:
             out.append(((*seq, JOKER), END_HIGH, 0, None, END_HIGH))
-        if cnt[c]:
+        if c in held:
             seq = (*seq, c)
         elif used < jk:
             seq = (*seq, JOKER)
@@ -64,13 +64,13 @@ def _run_cands(m: TMeld, cnt: list[int], jk: int, top: int, out: list[Cand]) -> 
     high_ace = top == HIGH_ACE and m.high == 13 and room >= 1
     while len(seq) < room and rank >= 1:
         c = make(suit, rank)
-        if cnt[c]:
+        if c in held:
             # An ace laid low onto a run ending in a king could also go high: say "low".
             plain = not used and not (high_ace and rank == 1 and not seq)
             out.append(((c, *seq), END_ANY if plain else END_LOW, 0, None, END_LOW))
         if used < jk:
             out.append(((JOKER, *seq), END_LOW, 0, None, END_LOW))
-        if cnt[c]:
+        if c in held:
             seq = (c, *seq)
         elif used < jk:
             seq = (JOKER, *seq)
@@ -79,10 +79,10 @@ def _run_cands(m: TMeld, cnt: list[int], jk: int, top: int, out: list[Cand]) -> 
             break
         rank -= 1
     if jk:
-        _mixed_cands(m, cnt, jk, top, room, out)
+        _mixed_cands(m, held, jk, top, room, out)
 
 
-def _mixed_cands(m: TMeld, cnt: list[int], jk: int, top: int, room: int, out: list[Cand]) -> None:
+def _mixed_cands(m: TMeld, held: set[int], jk: int, top: int, room: int, out: list[Cand]) -> None:
     """Natural cards held in a row from one end of run `m` with 1..`jk` jokers at the other.
 
     Aces are left out: where an ace goes (low or above a king) is the order sent, not `end`.
@@ -90,12 +90,12 @@ def _mixed_cands(m: TMeld, cnt: list[int], jk: int, top: int, room: int, out: li
     suit = m.key
     above: list[int] = []
     rank = m.high + 1
-    while rank <= min(top, 13) and cnt[make(suit, rank)]:
+    while rank <= min(top, 13) and make(suit, rank) in held:
         above.append(make(suit, rank))
         rank += 1
     below: list[int] = []
     rank = m.low - 1
-    while rank >= 2 and cnt[make(suit, rank)]:
+    while rank >= 2 and make(suit, rank) in held:
         below.insert(0, make(suit, rank))
         rank -= 1
     for j in range(1, jk + 1):
@@ -108,13 +108,13 @@ def _mixed_cands(m: TMeld, cnt: list[int], jk: int, top: int, room: int, out: li
                 out.append((tuple(below[-k:]) + jokers, END_HIGH, 0, None, END_ANY))
 
 
-def _set_cands(g: Game, m: TMeld, cnt: list[int], jk: int, out: list[Cand]) -> None:
+def _set_cands(g: Game, m: TMeld, held: set[int], jk: int, out: list[Cand]) -> None:
     size = len(m.cards)
     if size >= 4:
         return
     rank0 = m.key - 1
     used = {c // 13 for c in m.cards if c != JOKER}
-    missing = [s * 13 + rank0 for s in range(4) if s not in used and cnt[s * 13 + rank0]]
+    missing = [s * 13 + rank0 for s in range(4) if s not in used and s * 13 + rank0 in held]
     if not missing and not jk:
         return
     nm = len(missing)
@@ -132,21 +132,27 @@ def _set_cands(g: Game, m: TMeld, cnt: list[int], jk: int, out: list[Cand]) -> N
             out.append((cards, END_ANY, freed, new, END_ANY))
 
 
-def layoff_moves(g: Game, seat: int, hand: list[int], cnt: list[int]) -> list[FastMove]:
-    """Every legal lay-off of `seat` (who may lay off) onto every meld on the table."""
+def layoff_moves(
+    g: Game, seat: int, hand: list[int], held: set[int], bits: int, jk: int
+) -> list[FastMove]:
+    """Every legal lay-off of `seat` (who may lay off) onto every meld on the table; `held`
+    is the set of the hand's cards, `bits` its natural cards as a bitmask, `jk` its
+    jokers."""
     r = g.r
-    jk = cnt[JOKER]
+    ace_high = r.ace_high
     top = r.top_rank
     must = g.jokers_taken
     n_hand = len(hand)
     moves: list[FastMove] = []
     cands: list[Cand] = []
     for i, m in enumerate(g.melds):
+        if not jk and not bits & m.fit_bits(ace_high):
+            continue  # without a joker, a lay-off starts with a card next to the meld
         cands.clear()
         if m.is_run:
-            _run_cands(m, cnt, jk, top, cands)
+            _run_cands(m, held, jk, top, cands)
         else:
-            _set_cands(g, m, cnt, jk, cands)
+            _set_cands(g, m, held, jk, cands)
         for cards, end, freed, new, side in cands:
             if new is None and side == END_ANY:
                 try:  # naturals and jokers at opposite ends: the engine's own placement
@@ -174,7 +180,7 @@ def layoff_moves(g: Game, seat: int, hand: list[int], cnt: list[int]) -> list[Fa
     return moves
 
 
-def swap_moves(g: Game, seat: int, hand: list[int], cnt: list[int]) -> list[FastMove]:
+def swap_moves(g: Game, seat: int, hand: list[int], held: set[int]) -> list[FastMove]:
     """Every legal joker swap (rummy51): a run's joker for the natural card it stands for."""
     moves: list[FastMove] = []
     must_after = g.jokers_taken + (1 if g.r.must_play_joker else 0)
@@ -182,7 +188,7 @@ def swap_moves(g: Game, seat: int, hand: list[int], cnt: list[int]) -> list[Fast
         if not m.is_run or JOKER not in m.cards:
             continue
         for pos, (c, s) in enumerate(zip(m.cards, m.stands, strict=True)):
-            if c != JOKER or not cnt[s]:
+            if c != JOKER or s not in held:
                 continue
             after = list(hand)
             after.remove(s)

@@ -34,11 +34,13 @@ class FastRules:
         "must_discard_out", "rummy", "rummy_penalty", "rummy_allows_layoff",
         "rummy_skips_opening", "joker_swap", "free_jokers", "must_play_joker", "exhaustion",
         "second_stalemate", "one_card_stalemate", "turn_limit", "penalty", "card_values",
-        "match_target", "penalty_limit", "penalty_limits",
+        "match_target", "penalty_limit", "penalty_limits", "tag",
     )  # fmt: skip
 
-    def __init__(self, rs: RuleSet) -> None:
+    def __init__(self, rs: RuleSet, tag: int = 0) -> None:
         self.ruleset = rs
+        # A small int naming the variant in the meld tables' keys (`rules.meldsearch`).
+        self.tag = tag
         self.name = rs.name
         self.min_players = rs.min_players
         self.max_players = rs.max_players
@@ -78,7 +80,10 @@ class FastRules:
         return sum(v[c] for c in stands if c != JOKER)
 
 
-FAST_RULES: dict[str, FastRules] = {name: FastRules(rs) for name, rs in VARIANTS.items()}
+FAST_RULES: dict[str, FastRules] = {
+    name: FastRules(rs, tag) for tag, (name, rs) in enumerate(VARIANTS.items())
+}
+assert len(FAST_RULES) <= 4, "the meld tables' keys hold a variant in 2 bits"
 
 
 def fast_rules(name: str) -> FastRules:
