@@ -4,17 +4,11 @@ record's signature with (`rummy verify --server URL`, web/verify.html)."""
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from pydantic import BaseModel, Field
 
 from app.signing import RecordSigner
+from rummy_wire import ServerKey
 
 router = APIRouter(prefix="/api", tags=["replays"])
-
-
-class ServerKey(BaseModel):
-    alg: str = Field(description='always "ed25519"')
-    key: str = Field(description="the 32-byte Ed25519 public key, URL-safe base64 without padding")
-    id: str = Field(description="the first 16 hex digits of the key's SHA-256: a record's key_id")
 
 
 def signer_of(request: Request) -> RecordSigner:

@@ -14,20 +14,34 @@ from rummy_client.errors import ApiError
 from rummy_client.models import (
     VARIANTS,
     BotName,
+    ChallengeRequest,
+    ChallengeResult,
+    ChallengeSeat,
+    ChatHistory,
+    ChatPosted,
+    ChatRequest,
     CreatedRoom,
     CreateRoomRequest,
     ErrorBody,
+    Health,
     HintView,
+    Invite,
+    InviteRequest,
     JoinedRoom,
+    LogBody,
+    MatchRecord,
     Mode,
     Move,
     MoveRequest,
+    PlayRequest,
     RecentMoves,
+    Replay,
     ReviewView,
     RoomLog,
     RoomSummary,
     RoomView,
     RuleSet,
+    ServerKey,
     StateFrame,
     VariantName,
     VoteKind,
@@ -102,12 +116,75 @@ class Rummy:
         """The table as a spectator sees it."""
         return _model(await self.http.get(f"/api/rooms/{room}/watch"), WatchView)
 
+    async def replay_record(self, record: MatchRecord | LogBody, hand: int | None = None) -> Replay:
+        """Hand `hand` (default: the last) of a match record or a room's log, step by step;
+        nothing is kept on the server."""
+        params = {} if hand is None else {"hand": hand}
+        answer = await self.http.post(
+            "/api/replays", content=record.model_dump_json(), headers=_JSON, params=params
+        )
+        return _model(answer, Replay)
+
+    async def get_server_key(self) -> ServerKey:
+        """The key this server signs match records with (`signature.key_id` is its `id`)."""
+        return _model(await self.http.get("/api/server-key"), ServerKey)
+
+    async def get_health(self) -> Health:
+        return _model(await self.http.get("/healthz"), Health)
+
+    async def create_challenge(
+        self,
+        variant: VariantName = "classic",
+        *,
+        players: int | None = None,
+        bots: dict[str, BotName] | None = None,
+        name: str = "Player 1",
+        invite_name: str = "Friend",
+    ) -> SeatClient:
+        """A challenge (the same deals for friends, each against the computer) and its
+        maker's own entry; `seat.challenge` holds the owner secret and a first invitation."""
+        body = ChallengeRequest(
+            variant=variant, players=players, bots=bots or {}, name=name, invite_name=invite_name
+        )
+        return self._entry(await self._send("/api/challenges", body))
+
+    async def invite_to_challenge(self, challenge: str, owner: str, name: str = "Friend") -> Invite:
+        """One more invitation, good for one entry (`owner`: the maker's secret)."""
+        headers = {"Authorization": f"Bearer {owner}", **_JSON}
+        body = InviteRequest(name=name).model_dump_json()
+        answer = await self.http.post(
+            f"/api/challenges/{challenge}/invites", content=body, headers=headers
+        )
+        return _model(answer, Invite)
+
+    async def play_challenge(
+        self, challenge: str, invite: str, name: str = "Player 1"
+    ) -> SeatClient:
+        """An entry of the challenge with its very deals, once per invitation (409
+        `invite_spent` the second time)."""
+        body = PlayRequest(name=name, invite=invite)
+        return self._entry(await self._send(f"/api/challenges/{challenge}/play", body))
+
+    async def get_challenge(self, challenge: str) -> ChallengeResult:
+        """Every entry side by side, hand by hand."""
+        return _model(await self.http.get(f"/api/challenges/{challenge}"), ChallengeResult)
+
+    async def _send(self, path: str, body: BaseModel) -> httpx.Response:
+        return await self.http.post(path, content=body.model_dump_json(), headers=_JSON)
+
+    def _entry(self, answer: httpx.Response) -> SeatClient:
+        entry = _model(answer, ChallengeSeat)
+        seat = SeatClient(self, Seat(self.server, entry.room, entry.token, entry.seat))
+        seat.challenge = entry
+        return seat
+
 
 class SeatClient:
     """What one seat's token may do: its view, its moves and votes, hints, the log, and its
     websocket (`socket()` once, `sockets()` reconnecting)."""
 
     created: CreatedRoom | None = None
+    challenge: ChallengeSeat | None = None
 
     def __init__(self, rummy: Rummy, seat: Seat) -> None:
         self.rummy = rummy
@@ -154,6 +231,36 @@ class SeatClient:
             self._room + "/stand-in", json={"seat": seat}, headers=self._auth
         )
         return _model(answer, RoomView)
+
+    async def post_chat(self, text: str) -> ChatPosted:
+        return await self._post("/chat", ChatRequest(text=text), ChatPosted)
+
+    async def get_chat(self, since: int | None = None) -> ChatHistory:
+        """The messages after id `since` (default: the last 100), oldest first."""
+        if since is None:
+            return await self._get("/chat", ChatHistory)
+        return await self._get("/chat", ChatHistory, since=since)
+
+    async def rematch(self) -> SeatClient:
+        """Once the match is over: this seat's place in the new room of the same players
+        (the same room for every seat that asks)."""
+        answer = await self.rummy.http.post(self._room + "/rematch", headers=self._auth)
+        created = _model(answer, CreatedRoom)
+        seat = SeatClient(
+            self.rummy, Seat(self.rummy.server, created.room, created.token, created.seat)
+        )
+        seat.created = created
+        return seat
+
+    async def get_record(self) -> MatchRecord:
+        """The match so far as a self-contained record, signed by the server."""
+        return await self._get("/record", MatchRecord)
+
+    async def get_replay(self, hand: int | None = None) -> Replay:
+        """A finished hand (default: the last finished) step by step."""
+        if hand is None:
+            return await self._get("/replay", Replay)
+        return await self._get("/replay", Replay, hand=hand)
 
     async def take_turn(self, view: RoomView, choose: Callable[[RoomView], Move]) -> RoomView:
         """The next view of a match: after voting `next_hand` when the hand is over, after

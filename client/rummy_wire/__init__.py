@@ -52,6 +52,8 @@ from rummy_wire.friends import (
     ChatRequest,
     Entry,
     EntryHand,
+    Invite,
+    InviteRequest,
     PlayRequest,
 )
 from rummy_wire.game import Deal, GameState, HandResult, LastMove, Phase, TableMeld, Votes
@@ -79,7 +81,7 @@ from rummy_wire.requests import (
     VoteRequest,
 )
 from rummy_wire.rooms import CreatedRoom, JoinedRoom, RoomOptions, RoomSummary, SummarySeat
-from rummy_wire.server import Health
+from rummy_wire.server import Health, ServerKey
 from rummy_wire.variants import RuleSet, VariantName
 from rummy_wire.views import (
     Legal,
@@ -127,6 +129,8 @@ __all__ = [
     "GameState",
     "HandResult",
     "Health",
+    "Invite",
+    "InviteRequest",
     "HintView",
     "JoinRequest",
     "JoinedRoom",
@@ -171,6 +175,7 @@ __all__ = [
     "SeatInfo",
     "SeatView",
     "ServerFrame",
+    "ServerKey",
     "ShownDraw",
     "ShownMove",
     "SpectatorView",
