@@ -18,6 +18,7 @@ from app.api.responses import BODY, SEAT, TOKEN_OR_SPECTATOR, errors, limited
 from app.api.serverkey import signer_of
 from app.errors import Unauthorized
 from app.match_records import InvalidRecord, build_record, log_moves, pick, replay_of
+from app.social.registry import friends_of
 from app.views import LogHand, room_options
 from rummy_wire.records import LogBody, MatchRecord, Replay
 
@@ -113,7 +114,9 @@ async def get_record(room: RoomId, service: ServiceDep, request: Request) -> JSO
     room's latest match, self-contained, signed by the server (`signature`, docs/api.md v1.3;
     its key: GET /api/server-key). A seat's token, or none for a room with spectators."""
     snap = await service.snapshot(room)
-    options = room_options(snap, service.settings.away_seconds)
+    # The chat option lives in the room's social row, beside the room (app/social/options.py).
+    chat = await friends_of(service).rows.chat_on(room)
+    options = room_options(snap, service.settings.away_seconds).model_copy(update={"chat": chat})
     record = build_record(snap, await service.hand_log(room), options)
     unsigned = record.model_dump(mode="json", exclude={"signature"})
     return JSONResponse(signer_of(request).sign(unsigned))

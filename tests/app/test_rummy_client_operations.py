@@ -75,3 +75,14 @@ async def test_chat_record_replay_and_key_through_the_client(live_server: LiveSe
         # The same hand, move by move (a record's moves carry no room versions).
         assert len(replay.steps) > 1
         assert [(s.move, s.hands) for s in sent.steps] == [(s.move, s.hands) for s in replay.steps]
+
+
+async def test_a_record_keeps_the_rooms_chat_option(live_server: LiveServer) -> None:
+    """The record said `"chat": true` for every room: the option lives in the room's social
+    row, which the record did not read."""
+    async with Rummy(live_server) as rummy:
+        quiet = await rummy.create_room("classic", mode="computer", chat=False, name="Ann")
+        talky = await rummy.create_room("classic", mode="computer", name="Ann")
+        assert (await quiet.get_record()).options.chat is False
+        assert (await talky.get_record()).options.chat is True
+        assert (await rummy.get_room(quiet.seat.room)).options.chat is False
