@@ -6,7 +6,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from pydantic import BaseModel, Field
 
-from app.signing import RecordSigner
+from app.records.signing import RecordSigner
 
 router = APIRouter(prefix="/api", tags=["replays"])
 

@@ -1,5 +1,5 @@
 """A match record checked as a whole (docs/api.md v1.3, docs/record.md "How a record is
-checked"), beyond each hand and the chain between hands (app/match_records.py
+checked"), beyond each hand and the chain between hands (app/records/format.py
 `record_problems`): the options fit the variant, the names fit its players, the match ends
 when its limit is reached and not before, and the server's signature holds.
 
@@ -18,7 +18,7 @@ from collections.abc import Sequence
 import httpx
 
 import rules
-from app.signing import ALG, from_b64url
+from app.records.signing import ALG, from_b64url
 from rummy_wire.records import MatchRecord
 
 TURN_SECONDS = (15, 600)  # POST /api/rooms `turn_seconds`
