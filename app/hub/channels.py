@@ -42,7 +42,6 @@ class RoomChannels:
         self._waiters: dict[str, list[asyncio.Future[None]]] = {}
         self._pubsub: Any = None
         self._tasks: set[asyncio.Task[None]] = set()
-        self.received = 0  # room events delivered to this process (bench/scale checks)
 
     def listening(self, room: str) -> bool:
         return room in self._active
@@ -115,7 +114,6 @@ class RoomChannels:
             return  # the control channel
         room = channel.removeprefix(self._prefix)
         if kind == "message":
-            self.received += 1
             self._on_message(room, str(message["data"]))
         elif kind == "subscribe":
             self._active.add(room)
