@@ -1,4 +1,4 @@
-"""`rummy` command line: `serve` here; `verify` from app/verify.py, `backup` and `restore`
+"""`rummy` command line: `serve` here; `verify` from app/records/verify.py, `backup` and `restore`
 from app/backup.py; `bot` and `tournament` come from bots/cli.py."""
 
 from __future__ import annotations
@@ -111,7 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     commands.add_parser(
         "migrate", help="bring the database to this release's schema without serving"
     ).set_defaults(func=_migrate)
-    from app.verify import register as register_verify
+    from app.records.verify import register as register_verify
 
     register_verify(commands)
     from app.backup import register as register_backup

@@ -1,11 +1,11 @@
 """Before serving: does this process's key open the database's sealed rooms?
 
-A server started with the wrong `RUMMY_SECRET_KEY` used to come up, say 200 on /healthz,
-and answer every existing room with a 500; a key file deleted beside a database of sealed
-rows was quietly replaced by a new key that opens none of them. Both now stop the start
-with one line that says what to do, before the process takes any traffic (`rummy serve`
-checks before uvicorn starts; the app's lifespan checks again for servers started another
-way, so /healthz never answers for a process that cannot read its rooms).
+A server with the wrong `RUMMY_SECRET_KEY`, or whose key file was deleted beside a database
+of sealed rows (a new key would be made that opens none of them), would say 200 on /healthz
+and answer every existing room with a 500. So the start stops with one line that says what
+to do, before the process takes any traffic (`rummy serve` checks before uvicorn starts;
+the app's lifespan checks again for servers started another way, so /healthz never
+answers for a process that cannot read its rooms).
 
 One sealed room is opened: every row is sealed under the one key of the database, so one
 that opens stands for all of them, at the cost of one indexed read per start.

@@ -56,9 +56,9 @@ from app.hub import Hub, LocalHub
 from app.keycheck import check_key
 from app.persist import create_store
 from app.persist.sealing import StateCipher, cipher_for
+from app.records.signing import signer_for
 from app.rooms.healing import heal_forever
 from app.rooms.service import RoomService
-from app.signing import signer_for
 from app.social.registry import attach as attach_friends
 from app.testclock import offset_clock
 from app.turns.drivers import Turns
@@ -135,7 +135,7 @@ def _lifespan(
         engine = create_engine(settings.database_url, settings.db_pool_timeout_seconds)
         app.state.engine = engine  # tests hold its pool
         await check_key(engine, settings)  # before anything serves: never a 200 unreadable
-        app.state.signer = signer_for(settings)  # signs match records (app/signing.py)
+        app.state.signer = signer_for(settings)  # signs match records (app/records/signing.py)
         hub = create_hub(settings.redis_url, cipher_for(settings))
         await hub.start()
         store = create_store(engine, settings)

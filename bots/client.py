@@ -93,7 +93,6 @@ class BotSession:
         self._acted_version: int | None = None
         self._voted: tuple[int, int] | None = None
         self.finished = False
-        self.last_state: rules.SeatView | None = None
 
     def resync(self) -> None:
         """Forget what was sent: the next state frame is the truth."""
@@ -101,7 +100,6 @@ class BotSession:
 
     def on_state(self, view: rules.SeatView, version: int) -> ClientFrame | None:
         """The frame to send for this view (a server view: a RoomView), if any."""
-        self.last_state = view
         observe = getattr(self.strategy, "observe", None)
         if observe is not None:
             observe(view)

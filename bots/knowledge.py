@@ -66,9 +66,6 @@ class Knowledge:
             for c in known:
                 row[c] = 1.0
             self.held.append(row)
-        # Chance that one unseen copy is still to come from the stock to us.
-        in_hands = sum(view.hand_counts[s] for s in range(n) if s != self.me)
-        self.stock_share = view.stock_count / max(1, view.stock_count + in_hands)
         others = [row for s, row in enumerate(self.held) if s != self.me]
         self._drawable = [
             self.live[c] * (1.0 - max((row[c] for row in others), default=0.0))

@@ -129,10 +129,6 @@ class Card:
             raise ValueError(f"not a card code: {code!r}")
         return cls(_INDEX[code])
 
-    @property
-    def is_joker(self) -> bool:
-        return self.index == JOKER
-
     def __str__(self) -> str:
         return CODES[self.index]
 

@@ -1,9 +1,9 @@
 """No frozen socket: a socket that missed a view is sent the room's newest again.
 
-The heal (app/healing.py) brings this process's cached rooms up to the database, and a
-newer room wakes its sockets. That left one hole: a socket that missed a view while the
-cache itself was current (seen once in a kill -9 run: a seat never got the new hand in which
-it was its turn, though both processes had that version cached) waited until its client
+The heal (app/rooms/healing.py) brings this process's cached rooms up to the database, and
+a newer room wakes its sockets. That leaves one hole: a socket that missed a view while the
+cache itself was current (seen in a kill -9 run: a seat never got the new hand in which it
+was its turn, though both processes had that version cached) would wait until its client
 reconnected. So each socket's outbox remembers the version of the newest view it was handed
 (`Outbox.sent_version`), and every heal interval `catch_up` compares it with the cached
 room's: any socket behind is sent the current view (the room's fan-out makes it once per

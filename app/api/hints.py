@@ -1,5 +1,5 @@
-"""Advice for a seat from the hard bot, from that seat's views only: a hint for the move to
-make now, and a review of a finished hand's decisions."""
+"""The advice routes (docs/api.md v1.1): GET /hint and GET /review for a seat, in English or
+Dutch; the advice itself comes from app/turns/advice.py."""
 
 from __future__ import annotations
 

@@ -17,7 +17,7 @@ from app.api.deps import RoomId, SeatDep, ServiceDep
 from app.api.responses import BODY, SEAT, TOKEN_OR_SPECTATOR, errors, limited
 from app.api.serverkey import signer_of
 from app.errors import Unauthorized
-from app.match_records import InvalidRecord, build_record, log_moves, pick, replay_of
+from app.records.format import InvalidRecord, build_record, log_moves, pick, replay_of
 from app.social.registry import friends_of
 from app.views import LogHand, room_options
 from rummy_wire.records import LogBody, MatchRecord, Replay

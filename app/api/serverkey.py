@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from app.signing import RecordSigner
+from app.records.signing import RecordSigner
 from rummy_wire import ServerKey
 
 router = APIRouter(prefix="/api", tags=["replays"])

@@ -5,14 +5,14 @@ with two guards uvicorn lacks at the connection level:
   `header_timeout_seconds` of the connection opening, or of the first byte of the next
   request on a kept-alive connection, gets 408 and the connection is closed. uvicorn only
   times out connections idle *between* requests (`timeout_keep_alive`), so a client that
-  sends half a head and then trickles or stops held its connection forever.
+  sends half a head and then trickles or stops would hold its connection forever.
 - a cap on open HTTP connections per client address (`max_connections_per_client`, 0 for
   none, off with `rate_limit_enabled`): one over it gets 429 and is closed as soon as its
   first bytes show a plain request. A connection upgraded to a websocket leaves this count
   (uvicorn's own connection set does the same); open sockets per address have their own
   cap, `ws_max_per_client`. So that cap, not this one, bounds a burst of websocket
-  handshakes (2,000 sockets opened at once from one address were refused at 64 while their
-  upgrade requests were still on the way), a connection over the HTTP cap may still send
+  handshakes (2,000 sockets opened at once from one address would be refused at 64 while
+  their upgrade requests are still on the way), a connection over the HTTP cap may still send
   an upgrade, up to `ws_max_per_client` more connections than the HTTP cap; past that it
   is refused on arrival.
 

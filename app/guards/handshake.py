@@ -1,19 +1,19 @@
 """Connect storms that degrade gracefully: websocket handshakes beyond what this process
 can serve now are refused at once, 503 `unavailable` with `Retry-After`, instead of queueing.
 
-At load 17 a storm of 6,000 sockets took 396 s instead of 15: handshakes queued behind
-each other on a slow event loop, timed out on the client side after the server had done
-their work, and were retried, so the storm fed on itself (set-up CPU per room 7.9 -> 39.5
-ms). Now at most `ws_max_opening` sockets per process may be opening at once: from the
+Queued, handshakes wait behind each other on a slow event loop, time out on the client
+side after the server has done their work, and are retried, so a storm feeds on itself (at
+load 17, 6,000 sockets took 396 s instead of 15; set-up CPU per room 7.9 -> 39.5 ms). So
+at most `ws_max_opening` sockets per process may be opening at once: from the
 handshake's arrival to the socket's first frame out (its first view, or its refusal). One
 more is refused before the app sees it, which costs the process almost nothing, and its
 client waits `Retry-After` (1 s, more the longer the queue) with jitter and tries again
 (web/js/api.js, bots/client.py through websockets' own backoff, bench/load.py).
 
 Silence holds no place (docs/api.md v1.3 "Websocket openings"). A socket that waits for its auth
-frame costs nothing while it waits, but it used to count as opening until its first frame
-out, so eight silent sockets shut the door on every seat for the 10 s of the auth deadline
-(`RUMMY_WS_MAX_OPENING=8`). Now the app `park`s a socket before it waits for its auth frame:
+frame costs nothing while it waits; counted as opening until its first frame out, eight
+silent sockets would shut the door on every seat for the 10 s of the auth deadline
+(`RUMMY_WS_MAX_OPENING=8`). So the app `park`s a socket before it waits for its auth frame:
 it gives its place back, counts among its address's waiting sockets (at most
 `ws_max_waiting_per_client`; one more from that address is refused 429 with
 `Retry-After`), and counts as opening again only once its frame arrives, until it is

@@ -9,8 +9,9 @@
   sweeper task per middleware finds such sockets, waking every quarter of `ws_idle_seconds`
   (0.1 s to 15 s), so a socket is closed up to that much later than the limit: an
   `asyncio.timeout` around every frame's receive (a timer handle made and cancelled per
-  frame) cost about 3% of the event loop's CPU under load, while a frame now costs the
-  socket a clock read and two stores. The sweeper runs only while accepted sockets are open.
+  frame) would cost about 3% of the event loop's CPU under load; with the sweeper a frame
+  costs its socket a clock read and two stores. The sweeper runs only while accepted
+  sockets are open.
 - The rates of app/guards/ratelimit.py, by route: room creation, joins, moves and votes (REST and
   websocket) each spend one action of their kind. A failed credential check (401, 403 or
   404 on a room's URL, or the websocket's 44xx close) spends an `auth_fail` action; once

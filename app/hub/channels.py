@@ -1,18 +1,18 @@
 """The Redis channels one server process listens on: its own rooms', not every room's.
 
-Every process used to subscribe to `rummy:room:*` and parse every event of the cluster; at
-100,000 tables that is about a core per process spent on news of rooms it has no socket
-in. Now a process subscribes to `rummy:room:<id>` for the rooms it has a socket in (`want`
-when the room's first socket here joins its fan-out; a seat's socket waits for the
-subscription with `ready`, so no event between its first view's read and the subscription
-is missed). `reconcile` (on the hub's heartbeat) unsubscribes the rooms whose last socket
-here closed, and the hub drops their cached snapshots, which no event would keep current
-(app/redis_hub.py). With room affinity at the proxy (deploy/haproxy.cfg) a room's requests
-come where its sockets are, so a process hears only the rooms whose players it serves.
-A control channel of its own keeps the subscription connection open while it has no room.
+A process subscribes to `rummy:room:<id>` for the rooms it has a socket in, not to
+`rummy:room:*`: parsing every event of the cluster would cost each process about a core at
+100,000 tables, spent on news of rooms it has no socket in. It subscribes (`want`) when the
+room's first socket here joins its fan-out; a seat's socket waits for the subscription with
+`ready`, so no event between its first view's read and the subscription is missed.
+`reconcile` (on the hub's heartbeat) unsubscribes the rooms whose last socket here closed,
+and the hub drops their cached snapshots, which no event would keep current
+(app/hub/redis.py). With room affinity at the proxy (deploy/haproxy.cfg) a room's requests
+come where its sockets are, so a process hears only the rooms whose players it serves. A
+control channel of its own keeps the subscription connection open while it has no room.
 
 Events are hints: one missed while a subscription was being made is found by the heal
-(app/healing.py) and the catch-up (app/api/catchup.py) within an interval, as before.
+(app/rooms/healing.py) and the catch-up (app/api/catchup.py) within an interval.
 """
 
 from __future__ import annotations
@@ -42,7 +42,6 @@ class RoomChannels:
         self._waiters: dict[str, list[asyncio.Future[None]]] = {}
         self._pubsub: Any = None
         self._tasks: set[asyncio.Task[None]] = set()
-        self.received = 0  # room events delivered to this process (bench/scale checks)
 
     def listening(self, room: str) -> bool:
         return room in self._active
@@ -115,7 +114,6 @@ class RoomChannels:
             return  # the control channel
         room = channel.removeprefix(self._prefix)
         if kind == "message":
-            self.received += 1
             self._on_message(room, str(message["data"]))
         elif kind == "subscribe":
             self._active.add(room)

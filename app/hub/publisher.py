@@ -1,12 +1,12 @@
 """Room events out to Redis in batches: what gathered while the event loop was busy goes as
 one pipeline.
 
-`RedisHub.publish` used to await its own PUBLISH on the move's path: a pool checkout, a
-write and a read for every event. Events now wait in one queue (one queue, so each room's
-events keep their order) and one task sends whatever has gathered as a single pipeline:
-one checkout, one write and one read for all of them. A batch that fails is logged and
-dropped, as one failed PUBLISH was: events are hints, and the heal round (app/rooms/
-healing.py) and each socket's catch-up bring the other processes level.
+`RedisHub.publish` does not wait for Redis on the move's path: a PUBLISH of its own would
+cost every event a pool checkout, a write and a read. Events wait in one queue (one queue,
+so each room's events keep their order) and one task sends whatever has gathered as a
+single pipeline: one checkout, one write and one read for all of them. A batch that fails
+is logged and dropped: events are hints, and the heal round (app/rooms/healing.py) and
+each socket's catch-up (app/api/catchup.py) bring the other processes level.
 """
 
 from __future__ import annotations

@@ -214,11 +214,6 @@ class RedisHub(LocalHub):
         for room in [r for r in self._cached() if r not in wanted]:
             self._forget(room)
 
-    @property
-    def events_received(self) -> int:
-        """Events of rooms that reached this process from Redis (its own included)."""
-        return self._channels.received
-
     # -- presence --------------------------------------------------------------------------
 
     async def _reassert(self) -> None:

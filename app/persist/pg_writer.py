@@ -1,8 +1,8 @@
 """Group-commit batches on PostgreSQL, each written by one statement in one round trip.
 
-Through the engine a batch was a BEGIN, one compare-and-swap UPDATE per move, the log
-insert and a COMMIT: each its own round trip, each answered only when the busy event loop
-came back to it (a batch took 6.7 ms at the median and 80 ms at the 99th percentile under
+Through the engine a batch would be a BEGIN, one compare-and-swap UPDATE per move, the
+log insert and a COMMIT: each its own round trip, each answered only when the busy event
+loop comes back to it (6.7 ms a batch at the median and 80 ms at the 99th percentile under
 load). Here the batch travels as one array per field to one statement whose
 data-modifying CTEs run the writes of app/persist/writes.py over them: the CAS of every
 room, then for the rooms that won their log rows and their hands' ends and starts. One

@@ -128,7 +128,7 @@ def cipher_for(settings: Settings) -> StateCipher:
 def key_bytes(settings: Settings) -> bytes:
     """The server key: RUMMY_SECRET_KEY, or the key file (made if missing); for in-memory
     SQLite a fresh random key, as nothing outlives the process. Every key the server uses
-    (the seal, the record signatures, app/signing.py) is this one or derived from it.
+    (the seal, the record signatures, app/records/signing.py) is this one or derived from it.
 
     Raises:
         ValueError: a malformed key. OSError: a key file that cannot be read or made."""

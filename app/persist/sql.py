@@ -21,7 +21,7 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 import rules
 from app.errors import RoomNotFound
 from app.models import Hand, MoveLog, Room, Seat
-from app.persist import plain_rows, seat_claim, sqlite_setup
+from app.persist import seal_cleartext, seat_claim, sqlite_setup
 from app.persist.records import (
     Commit,
     HandRecord,
@@ -302,8 +302,8 @@ class SqlStore:
         ]
 
     async def seal_plain_rows(self) -> int:
-        """Seal what an older server stored in the clear (app/persist/plain_rows.py)."""
-        return await plain_rows.seal_all(self._sessions, self._cipher)
+        """Seal what an older server stored in the clear (app/persist/seal_cleartext.py)."""
+        return await seal_cleartext.seal_all(self._sessions, self._cipher)
 
     async def versions(self, room_id: str) -> list[int]:
         async with self._sessions() as session:

@@ -14,7 +14,7 @@ from app.errors import AppError, Forbidden, RoomExpired, Unauthorized
 from app.hub import Hub, Presence
 from app.persist import GroupCommitter, Snapshot, Store
 from app.rooms import history
-from app.rooms.marks import MarksBatcher
+from app.rooms.batched_marks import MarksBatcher
 from app.rooms.port import NoTurns, TurnSteps
 from app.rooms.snapshots import SnapshotCache
 from app.rooms.tokens import MAX_TOKEN, hash_token
@@ -43,7 +43,7 @@ class RoomReads:
         # Recent rooms' snapshots: the move path and the sockets' views read no database.
         self.snapshots = SnapshotCache(store.load, store.decode_state, on_newer=self._heard)
         hub.watch(self.snapshots.on_event)
-        # Connects that check their room together share one read (app/rooms/marks.py).
+        # Connects that check their room together share one read (app/rooms/batched_marks.py).
         self._marks = MarksBatcher(store.marks)
         # Moves of different rooms that arrive together share one transaction.
         self.committer = GroupCommitter(store.writer, store.fallback)

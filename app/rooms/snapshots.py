@@ -1,9 +1,9 @@
 """The latest snapshot of recently used rooms, kept in the process.
 
-Without it a move read its room three times and every socket of the room read it again to
-send its view: reads, not the one write, were most of a move's cost. With it a move in
-steady state reads nothing: `RoomService` puts the snapshot it just committed, and every socket's
-view comes from here.
+Without it a move would read its room three times and every socket of the room would read it
+again to send its view: reads, not the one write, would be most of a move's cost. With it a
+move in steady state reads nothing: `RoomService` puts the snapshot it just committed, and
+every socket's view comes from here.
 
 Why a stale entry can never corrupt a room:
 - A move is applied to the cached state but only lands through the compare-and-swap on

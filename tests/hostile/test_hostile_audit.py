@@ -29,7 +29,7 @@ from hostilekit import bearer, body, full_room, leaks, public_cards, seat_socket
 from rummytest import LiveServer
 
 import rules
-from app.verify import verify_log
+from app.records.verify import verify_log
 from bots import get_strategy
 from rules import playout
 from rules.cards import int_to_code

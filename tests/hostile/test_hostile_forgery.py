@@ -119,7 +119,7 @@ def _signature_removed(r: Record) -> None:
 
 
 def _resigned_with_another_key(r: Record) -> None:
-    from app.signing import RecordSigner
+    from app.records.signing import RecordSigner
 
     r.update(RecordSigner(Ed25519PrivateKey.generate()).sign(r))
 

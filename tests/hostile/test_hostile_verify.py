@@ -21,7 +21,7 @@ from hostilekit import bearer, body, chromium_page, full_room
 from rummytest import CHROMIUM, CHROMIUM_ARGS, LiveServer
 
 import rules
-from app.verify import verify_log
+from app.records.verify import verify_log
 
 ROOT = Path(__file__).resolve().parents[2]
 RUMMY = Path(sys.executable).parent / "rummy"

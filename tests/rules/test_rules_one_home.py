@@ -22,8 +22,8 @@ RUN_END_RANKS = {1, 12, 13, 14}
 
 # The log verifier re-deals from the published method on purpose, without the engine, so
 # that a rigged shuffle in the engine cannot vouch for itself (its module doc; the re-deal
-# itself lives in app/redeal.py since issue 53).
-INDEPENDENT = {"app/verify.py", "app/redeal.py", "web/js/verify.js"}
+# itself lives in app/records/redeal.py since issue 53).
+INDEPENDENT = {"app/records/verify.py", "app/records/redeal.py", "web/js/verify.js"}
 
 
 def _py_files() -> list[Path]:

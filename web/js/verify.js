@@ -1,7 +1,7 @@
 // Verify a room's hand log or a match record in the browser: for every finished hand, the
 // revealed seed must hash to the commitment shown during the hand, and must deal exactly
 // the cards the log says were dealt. A match record (docs/api.md v1.3) is checked as a whole
-// too, as `rummy verify` does (app/record_checks.py): numbered 0, 1, 2, ... from zero
+// too, as `rummy verify` does (app/records/checks.py): numbered 0, 1, 2, ... from zero
 // scores, each hand from the last, the deal passing on, options and names that fit the
 // variant, the match over exactly when its limit is reached; and the server's Ed25519
 // signature, where the browser's WebCrypto has Ed25519 (the page says so plainly where it

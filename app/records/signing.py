@@ -1,8 +1,8 @@
 """Signed match records (docs/api.md v1.3 "Signed match records"): the server signs every record
 it hands out with Ed25519, so a record that verifies was issued by this server, unchanged.
 
-On a869841 a record checked only hand by hand, and a wholly invented match with consistent
-seeds verified as well as a real one: nothing said which server issued it. Now:
+Checked hand by hand only, a wholly invented match with consistent seeds would verify as
+well as a real one: the signature says which server issued it.
 
 - The signing key is derived from the server key (app/persist/sealing.py `key_bytes`:
   RUMMY_SECRET_KEY or its key file) by HMAC-SHA256 under its own label, so every process of

@@ -1,14 +1,13 @@
 """A match record checked as a whole (docs/api.md v1.3, docs/record.md "How a record is
-checked"), beyond each hand and the chain between hands (app/match_records.py
+checked"), beyond each hand and the chain between hands (app/records/format.py
 `record_problems`): the options fit the variant, the names fit its players, the match ends
 when its limit is reached and not before, and the server's signature holds.
 
-On a869841 `rummy verify` checked each hand against the one before, never the whole match:
-a record with 100 points added to a seat's starting and final scores in every hand, all
-scores shifted, the first hand dropped, every hand numbered 7, `limit` 999 on classic, or
-the names swapped each printed "all hands verified". The first four now fail the chain,
-the fifth the options; any change at all to a signed record fails its signature, which
-`--key` or `--server` checks.
+Checking each hand against the one before misses what only the whole match shows. The
+chain finds 100 points added to a seat's starting and final scores in every hand, all
+scores shifted, the first hand dropped, or every hand numbered 7; the options check finds
+`limit` 999 on classic; and any change at all to a signed record, names swapped among
+them, fails its signature, which `--key` or `--server` checks.
 """
 
 from __future__ import annotations
@@ -18,7 +17,7 @@ from collections.abc import Sequence
 import httpx
 
 import rules
-from app.signing import ALG, from_b64url
+from app.records.signing import ALG, from_b64url
 from rummy_wire.records import MatchRecord
 
 TURN_SECONDS = (15, 600)  # POST /api/rooms `turn_seconds`

@@ -7,7 +7,7 @@ hand this module:
 1. recomputes the commitment, SHA-256 of ``b"shake256-fisher-yates-v1:" + hand_seed``
    (rules/shuffle.py), and compares it with every commitment the player recorded while the
    hand was played (`--commitment`, or a `commitment` field a client saved in the log);
-2. re-deals the hand from the seed by the published method (app/redeal.py, written out a
+2. re-deals the hand from the seed by the published method (app/records/redeal.py, written out a
    second time rather than imported from the engine, so a rigged shuffle cannot vouch for
    itself). The result must be exactly the log's deal;
 3. replays every move with `rules.replay` from that deal (stock reshuffles come from the
@@ -15,11 +15,11 @@ hand this module:
    outcome is the one the log states.
 
 A match record's hand is checked the same way, read as the log hand it stands for
-(app/match_records.py `log_entry`), and then the whole match (docs/api.md v1.3): numbered 0, 1,
+(app/records/format.py `log_entry`), and then the whole match (docs/api.md v1.3): numbered 0, 1,
 2, ... from zero scores, each hand from the last, the deal passing on, its options and
 names fitting its variant, and the match over exactly when its limit is reached
-(app/record_checks.py). With `--key` or `--server` the server's Ed25519 signature must hold
-too (app/signing.py): any change to a signed record fails it, and so does a record signed
+(app/records/checks.py). With `--key` or `--server` the server's Ed25519 signature must hold
+too (app/records/signing.py): any change to a signed record fails it, and so does a record signed
 with another key.
 
 Each hand, the match and the signature are reported OK or with the first precise mismatch;
@@ -45,10 +45,10 @@ from typing import Any
 from pydantic import ValidationError
 
 import rules
-from app.match_records import InvalidRecord, log_entry, record_problems
-from app.record_checks import end_problems, fetch_key, options_problems, read_key
-from app.redeal import HEX_DIGITS, commitment_of, compare_deal, deal_from_seed
-from app.signing import key_id, signature_problem
+from app.records.checks import end_problems, fetch_key, options_problems, read_key
+from app.records.format import InvalidRecord, log_entry, record_problems
+from app.records.redeal import HEX_DIGITS, commitment_of, compare_deal, deal_from_seed
+from app.records.signing import key_id, signature_problem
 from rummy_wire.records import RECORD_FORMAT, MatchRecord, RecordHand
 
 
@@ -215,7 +215,7 @@ def verify_record(
 ) -> list[HandReport]:
     """Check every hand of a match record (`rummy-record/1`) like a log's, then the whole
     match (docs/api.md v1.3): the chain from hand to hand (scores from zero, numbering, dealers,
-    app/match_records.py), its options and names, and where it ends (app/record_checks.py).
+    app/records/format.py), its options and names, and where it ends (app/records/checks.py).
     The last report is the match's own (label "match").
 
     Raises:

@@ -1,7 +1,7 @@
 """A hand's deal derived again from its revealed seed, by the published method written out
 here a second time from its specification rather than imported from rules/shuffle.py, so a
-bug or a rigged shuffle in the engine cannot vouch for itself (`rummy verify`, app/verify.py;
-web/js/verify.js does the same in the browser).
+bug or a rigged shuffle in the engine cannot vouch for itself (`rummy verify`,
+app/records/verify.py; web/js/verify.js does the same in the browser).
 
 The commitment is SHA-256 of ``b"shake256-fisher-yates-v1:" + hand_seed``; the deal reads
 SHAKE-256(``b"rummy/shuffle/v1" + seed + b"deal"``) as 8-byte big-endian words that drive a
