@@ -3,7 +3,7 @@ text"): player, challenge and invitation names, chat, and the websocket's auth f
 
 Refused, wherever it stands in the text as sent:
 - characters of the categories Cc (controls: NUL, newline, tab, escape, DEL, C1), Cs (lone
-  surrogates, which no UTF-8 encoder accepts: they were a 500 in chat and in the auth frame),
+  surrogates, which no UTF-8 encoder accepts, so no seal or log line could hold them),
   Co (private use), Zl and Zp (line and paragraph separators), and Cf (format characters:
   bidi overrides, isolates and marks, zero-width spaces, the BOM, soft hyphens, tags);
 - except a joiner in context: U+200D (zero-width joiner) between two emoji, so 👨‍👩‍👧 stays
