@@ -6,6 +6,7 @@ import * as api from "./api.js";
 import { h } from "./dom.js";
 import { t, table } from "./i18n.js";
 import { savedGames } from "./saved.js";
+import { keep, load } from "./storage.js";
 
 const OWNED = (id) => `rummy.challenge.${id}`;
 
@@ -16,16 +17,12 @@ export function myEntry(challenge) {
 
 /** What this device keeps of a challenge it made: {owner, links: [{name, url}]}, or null. */
 export function ownedChallenge(id) {
-  try {
-    const owned = JSON.parse(localStorage.getItem(OWNED(id)) || "null");
-    return owned && typeof owned.owner === "string" ? owned : null;
-  } catch {
-    return null;
-  }
+  const owned = load(OWNED(id));
+  return owned && typeof owned.owner === "string" ? owned : null;
 }
 
 export function keepOwned(id, owned) {
-  localStorage.setItem(OWNED(id), JSON.stringify(owned));
+  keep(OWNED(id), owned);
 }
 
 export async function loadChallenge(store, id) {

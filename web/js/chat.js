@@ -5,6 +5,7 @@
 import * as api from "./api.js";
 import { h } from "./dom.js";
 import { t } from "./i18n.js";
+import { keep, load } from "./storage.js";
 
 const PHRASES = ["chatGoodLuck", "chatNiceOne", "chatWellPlayed", "chatOneMoment"];
 const MAX_KEPT = 200;
@@ -16,11 +17,8 @@ const chat = {
 };
 
 function loadMuted(room) {
-  try {
-    return new Set(JSON.parse(localStorage.getItem(muteKey(room))) || []);
-  } catch {
-    return new Set();
-  }
+  const seats = load(muteKey(room), []);
+  return new Set(Array.isArray(seats) ? seats : []);
 }
 
 /** Show the chat of `room` for this seat (`token` null: a spectator, who only reads). */
@@ -95,7 +93,7 @@ function toggle() {
 function toggleMute(seat) {
   if (chat.muted.has(seat)) chat.muted.delete(seat);
   else chat.muted.add(seat);
-  localStorage.setItem(muteKey(chat.room), JSON.stringify([...chat.muted]));
+  keep(muteKey(chat.room), [...chat.muted]);
   draw();
 }
 

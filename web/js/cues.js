@@ -1,6 +1,8 @@
 // Cues for what happens at the table: short synthesised tones (Web Audio, no sound files
 // to download), a vibration on phones when it becomes your turn, and a mute switch kept in
 // localStorage.
+import { keepText, loadText } from "./storage.js";
+
 const KEY = "rummy.mute";
 // Frequencies (Hz) and lengths (s) of each cue's notes: distinct enough to tell apart.
 const TONES = {
@@ -14,11 +16,11 @@ const TONES = {
 let audio = null;
 
 export function muted() {
-  return localStorage.getItem(KEY) === "1";
+  return loadText(KEY) === "1";
 }
 
 export function setMuted(on) {
-  localStorage.setItem(KEY, on ? "1" : "0");
+  keepText(KEY, on ? "1" : "0");
 }
 
 export function play(kind) {

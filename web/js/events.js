@@ -12,6 +12,7 @@ import { replayActions } from "./replay-page.js";
 import { closeReplay, goTo, newReplay, play, replayKey, setSpeed } from "./replay.js";
 import { forgetGame, inviteUrl } from "./saved.js";
 import { resetStats } from "./stats.js";
+import { keepText } from "./storage.js";
 
 const PLAYING = ["draw", "play"];
 
@@ -237,7 +238,7 @@ export function bindEvents(store, game) {
     // A friend's name for a challenge link: not the player's own.
     if (el.dataset.form === "challenge-invite") return game.inviteFriend(name);
     store.extra.lobby.name = name;
-    localStorage.setItem("rummy.name", name);
+    keepText("rummy.name", name);
     if (el.dataset.form === "create") game.create();
     else if (el.dataset.form === "challenge") game.playChallenge(name);
     else game.join(name);

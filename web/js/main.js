@@ -21,6 +21,7 @@ import { loadSheet, saveGame, saveSheet, savedGame, savedGames } from "./saved.j
 import { recordHand } from "./stats.js";
 import { noteView } from "./missed.js";
 import { learnRoom } from "./seats-alive.js";
+import { loadText } from "./storage.js";
 import { store } from "./store.js";
 
 let socket = null;
@@ -416,7 +417,7 @@ async function route() {
 async function boot() {
   setLang(lang(), false);
   await loadLang();
-  const name = localStorage.getItem("rummy.name") || "";
+  const name = loadText("rummy.name") || "";
   store.extra.lobby = { variant: "classic", players: "2", mode: "online", level: "medium", name, spectators: true, chat: true };
   bindEvents(store, game);
   bindReplayPage(store);

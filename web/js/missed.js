@@ -9,17 +9,11 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardsShort } from "./cards.js";
 import { namesList, seatName } from "./names.js";
+import { keep, load } from "./storage.js";
 
 const key = (room) => `rummy:seen:${room}`;
 const opened = new Set(); // rooms whose first view this page has had
 
-function lastShown(room) {
-  try {
-    return JSON.parse(localStorage.getItem(key(room)));
-  } catch {
-    return null;
-  }
-}
 
 /** Every view of a seat passes here: the first one of a page asks what was missed. */
 export function noteView(store, view) {
@@ -32,7 +26,7 @@ export function noteView(store, view) {
   const timeouts = view.seats?.[view.seat]?.timeouts ?? 0;
   if (!opened.has(s.room)) {
     opened.add(s.room);
-    const before = lastShown(s.room);
+    const before = load(key(s.room));
     if (before && before.hand === view.hand_number && before.version < view.version) {
       getRecentMoves(s.room, s.token, before.version)
         .then((recent) => {
@@ -45,11 +39,8 @@ export function noteView(store, view) {
         .catch(() => {}); // a list to read, not a step to play: without it the table still works
     }
   }
-  try {
-    localStorage.setItem(key(s.room), JSON.stringify({ version: view.version, hand: view.hand_number, timeouts }));
-  } catch {
-    // A browser without storage just never lists what it missed.
-  }
+  // A browser without storage just never lists what it missed.
+  keep(key(s.room), { version: view.version, hand: view.hand_number, timeouts });
 }
 
 /** Whether the computer stood in for `seat` at `version`: the last stand-in entry before it

@@ -5,14 +5,15 @@
 // the pace (each step still gets read out) but no card travels; the switch in the top bar
 // turns both off.
 import { renderBack, renderCard } from "./cards.js";
+import { keepText, loadText } from "./storage.js";
 
 const KEY = "rummy.motion";
 // About 0.65 s a step, down to 0.35 s when several steps wait (a reconnect, a long turn).
 const PACE_MS = 650;
 const FAST_MS = 350;
 
-export const motionOn = () => localStorage.getItem(KEY) !== "off";
-export const setMotion = (on) => localStorage.setItem(KEY, on ? "on" : "off");
+export const motionOn = () => loadText(KEY) !== "off";
+export const setMotion = (on) => keepText(KEY, on ? "on" : "off");
 const reduced = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
 /** Whether cards travel: the switch is on and the browser does not ask for less motion. */
 export const travels = () => motionOn() && !reduced();
