@@ -5,12 +5,12 @@ import * as api from "./api.js";
 import { noteTurn } from "./notify.js";
 import { refreshSavedStatus } from "./saved-status.js";
 import { chatFrame, chatSeats, startChat, stopChat } from "./chat.js";
-import { cueFor, play } from "./cues.js";
+import { cueFor, muted, play } from "./cues.js";
 import { friendsGame, learnRematch, rematchFrame } from "./friends.js";
 import { bindEvents } from "./events.js";
 import { errorText, lang, loadLang, setLang, t } from "./i18n.js";
 import { seatName, useLocalNames } from "./names.js";
-import { Playback } from "./motion.js";
+import { Playback, motionOn } from "./motion.js";
 import { render } from "./render.js";
 import { normalizeVariants } from "./render-lobby.js";
 import { newReplay, replaySteps } from "./replay.js";
@@ -18,7 +18,7 @@ import { bindReplayPage } from "./replay-page.js";
 import { dropReview } from "./review.js";
 import { sheetFromLog } from "./scoresheet.js";
 import { loadSheet, saveGame, saveSheet, savedGame, savedGames } from "./saved.js";
-import { recordHand } from "./stats.js";
+import { recordHand, statsRows } from "./stats.js";
 import { noteView } from "./missed.js";
 import { learnRoom } from "./seats-alive.js";
 import { loadText } from "./storage.js";
@@ -128,7 +128,7 @@ function applyView(view) {
   });
   const ended = view.hand_result && (!prev || prev.phase !== view.phase || prev.hand_number !== view.hand_number);
   store.setView(view);
-  chatSeats(store.view);
+  chatSeats(store, store.view);
   noteTurn(prev, store.view, store.session);
   const cue = cueFor(prev, store.view);
   if (cue) play(cue);
@@ -190,6 +190,7 @@ function noteDepartures(seats) {
 async function connect() {
   const { room, token } = store.session;
   useLocalNames(store.session.mode === "local" ? savedGame(room)?.playerNames : []);
+  store.table.challenge = savedGame(room)?.challenge ?? null;
   socket?.close();
   playback.queue = []; // another seat's views (local play) must not land on this one
   store.seatsNow = null;
@@ -199,7 +200,7 @@ async function connect() {
   } catch (err) {
     if (err.status === 401 || err.status === 403 || err.status === 404 || err.status === 410) {
       // Without a token the only 403 is a room that allows no spectators (docs/api.md v1.1).
-      store.extra.message = !token && err.status === 403 ? t("noSpectators") : errorText(err.error);
+      store.message = !token && err.status === 403 ? t("noSpectators") : errorText(err.error);
       store.update({ page: "error" });
       return;
     }
@@ -210,12 +211,12 @@ async function connect() {
       if (msg.type === "state") receive(msg.state);
       else if (msg.type === "presence") noteDepartures(msg.seats);
       else if (msg.type === "error") showError({ error: msg.error });
-      else if (msg.type === "chat") chatFrame(msg);
+      else if (msg.type === "chat") chatFrame(store, msg);
       else if (msg.type === "rematch") rematchFrame(store, room, msg);
     },
     onStatus: (status, code) => {
       if (status === "fatal") {
-        store.extra.message = errorText({ code, message: code });
+        store.message = errorText({ code, message: code });
         store.update({ page: "error", connection: "idle" });
         return;
       }
@@ -226,15 +227,15 @@ async function connect() {
   });
   if (token) announceTab();
   // One device passed around has nobody to chat with.
-  if (store.session.mode === "local") stopChat();
-  else startChat(room, token);
+  if (store.session.mode === "local") stopChat(store);
+  else startChat(store, room, token);
   learnRematch(store, room);
-  learnRoom(api.getRoom, room).then(() => store.emit());
+  learnRoom(store, api.getRoom, room).then(() => store.emit());
 }
 
 const game = {
   async create() {
-    const f = store.extra.lobby;
+    const f = store.lobby.form;
     const players = Number(f.players) || 2;
     const body = { variant: f.variant, players, mode: f.mode, name: f.name || t("defaultName", { n: 1 }) };
     body.spectators = f.spectators !== false;
@@ -267,7 +268,7 @@ const game = {
       history.replaceState(null, "", `/r/${room}#seat=${res.token}`);
       await connect();
     } catch (err) {
-      if (err.code === "room_full") store.extra.join = { ...store.extra.join, full: true };
+      if (err.code === "room_full") store.lobby.join = { ...store.lobby.join, full: true };
       showError(err);
     }
   },
@@ -374,14 +375,17 @@ async function route() {
     if (location.hash === "#replay") {
       store.update({ page: "replay", replay: null });
     } else if (rules) {
-      store.extra.rulesVariant = rules[1];
+      store.lobby.rulesVariant = rules[1];
       store.update({ page: "rules" });
       window.scrollTo(0, 0);
     } else {
+      const games = savedGames();
+      store.lobby.games = games;
+      store.lobby.stats = statsRows();
       store.update({ page: "lobby" });
-      refreshSavedStatus(store, savedGames());
+      refreshSavedStatus(store, games);
     }
-    stopChat();
+    stopChat(store);
     return;
   }
   const room = decodeURIComponent(m[1]);
@@ -405,10 +409,10 @@ async function route() {
       const info = await api.getRoom(room);
       const seats = info.seats || [];
       const full = seats.length > 0 && seats.every((x) => x.taken || x.bot);
-      store.extra.join = { ...info, full };
+      store.lobby.join = { ...info, full };
       store.update({ page: "join" });
     } catch (err) {
-      store.extra.message = err.status === 404 || err.status === 410 ? t("roomGone") : errorText(err.error);
+      store.message = err.status === 404 || err.status === 410 ? t("roomGone") : errorText(err.error);
       store.update({ page: "error" });
     }
   }
@@ -417,8 +421,8 @@ async function route() {
 async function boot() {
   setLang(lang(), false);
   await loadLang();
-  const name = loadText("rummy.name") || "";
-  store.extra.lobby = { variant: "classic", players: "2", mode: "online", level: "medium", name, spectators: true, chat: true };
+  store.lobby.form.name = loadText("rummy.name") || "";
+  store.prefs = { muted: muted(), motion: motionOn() };
   bindEvents(store, game);
   bindReplayPage(store);
   window.addEventListener("hashchange", () => {

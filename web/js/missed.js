@@ -12,7 +12,6 @@ import { namesList, seatName } from "./names.js";
 import { keep, load } from "./storage.js";
 
 const key = (room) => `rummy:seen:${room}`;
-const opened = new Set(); // rooms whose first view this page has had
 
 
 /** Every view of a seat passes here: the first one of a page asks what was missed. */
@@ -21,18 +20,19 @@ export function noteView(store, view) {
   // The summary is about the hand in play it was opened in: once that is over, the hand's
   // end says what happened, and the next hand (or a new match) has its own story.
   const playing = ["draw", "play"].includes(view?.phase);
-  if (store.extra.missed && (!playing || store.extra.missed.hand !== view.hand_number)) store.extra.missed = null;
+  const table = store.table;
+  if (table.missed && (!playing || table.missed.hand !== view.hand_number)) table.missed = null;
   if (!s || !view || s.mode === "watch" || s.mode === "local" || view.seat === null) return;
   const timeouts = view.seats?.[view.seat]?.timeouts ?? 0;
-  if (!opened.has(s.room)) {
-    opened.add(s.room);
+  if (!table.opened.has(s.room)) {
+    table.opened.add(s.room);
     const before = load(key(s.room));
     if (before && before.hand === view.hand_number && before.version < view.version) {
       getRecentMoves(s.room, s.token, before.version)
         .then((recent) => {
           if (recent.moves.length && recent.hand_number === view.hand_number) {
             const timed = Math.max(0, timeouts - (before.timeouts ?? timeouts));
-            store.extra.missed = { hand: view.hand_number, moves: recent.moves, standIns: recent.stand_ins || [], timed };
+            table.missed = { hand: view.hand_number, moves: recent.moves, standIns: recent.stand_ins || [], timed };
             store.emit();
           }
         })
@@ -103,7 +103,7 @@ export function awaySummary(view, missed) {
 
 /** The summary of what was missed, with a button to close it; it sits above the table. */
 export function missedPanel(store) {
-  const missed = store.extra.missed;
+  const missed = store.table.missed;
   if (!missed || !store.view || missed.hand !== store.view.hand_number) return [];
   const lines = awaySummary(store.view, missed);
   return [h("div", { class: "banner missed", id: "missed", role: "status" },
