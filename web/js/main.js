@@ -12,57 +12,24 @@ import { errorText, lang, loadLang, setLang, t } from "./i18n.js";
 import { seatName, useLocalNames } from "./names.js";
 import { Playback, motionOn } from "./motion.js";
 import { render } from "./render.js";
+import { redrawOnChange } from "./redraw.js";
 import { normalizeVariants } from "./render-lobby.js";
 import { newReplay, replaySteps } from "./replay.js";
 import { bindReplayPage } from "./replay-page.js";
 import { dropReview } from "./review.js";
-import { sheetFromLog } from "./scoresheet.js";
-import { loadSheet, saveGame, saveSheet, savedGame, savedGames } from "./saved.js";
+import { keepSheet, refreshSheet } from "./scoresheet.js";
+import { loadSheet, saveGame, savedGame, savedGames } from "./saved.js";
 import { recordHand, statsRows } from "./stats.js";
 import { noteView } from "./missed.js";
 import { learnRoom } from "./seats-alive.js";
 import { loadText } from "./storage.js";
 import { store } from "./store.js";
+import { watchTabs } from "./tabs.js";
 
 let socket = null;
-let channel = null;
-const tabId = Math.random().toString(36).slice(2);
+const announceTab = watchTabs(store);
 
-// A click is a press and a release on one node, and a redraw replaces the nodes: a click
-// whose press came before news (a computer's move, presence) and whose release after it was
-// lost. While a button is held (and no card is being dragged) the redraw waits for the
-// release, up to HOLD_MS so a press that never ends cannot freeze the table.
-const HOLD_MS = 1000;
-let scheduled = false;
-let heldSince = 0; // when the press now held began; 0: none
-let holdTimer = 0; // the held redraw's timer; 0: no redraw is held
-
-function scheduleRender() {
-  if (scheduled) return;
-  scheduled = true;
-  requestAnimationFrame(() => {
-    scheduled = false;
-    const heldFor = performance.now() - heldSince;
-    if (heldSince && !store.dragging && heldFor < HOLD_MS) {
-      // Timed from the press held now, which may be a newer one than the first deferral's.
-      clearTimeout(holdTimer);
-      holdTimer = setTimeout(scheduleRender, HOLD_MS - heldFor);
-      return;
-    }
-    clearTimeout(holdTimer);
-    holdTimer = 0;
-    render(store);
-  });
-}
-store.addEventListener("change", scheduleRender);
-document.addEventListener("pointerdown", () => { heldSince = performance.now(); }, true);
-const release = () => {
-  heldSince = 0;
-  // The next frame comes after this release's click: the click lands on the nodes it began on.
-  if (holdTimer) scheduleRender();
-};
-document.addEventListener("pointerup", release, true);
-document.addEventListener("pointercancel", release, true);
+redrawOnChange(store, render);
 
 function showError(err, move = null) {
   const error = err?.error || { code: "network", message: String(err) };
@@ -102,20 +69,8 @@ function applyView(view) {
   if (store.review && !["hand_over", "match_over"].includes(view.phase)) dropReview(store);
   if (view.hand_result && ["hand_over", "match_over"].includes(view.phase)) {
     recordHand(store.session.room, store.session.mode, view, store.rules(view.variant).scoring === "penalty");
-    let sheet = store.sheet.filter((e) => e.hand < view.hand_number);
-    sheet = [...sheet, { hand: view.hand_number, points: view.hand_result.points }];
-    if (JSON.stringify(sheet) !== JSON.stringify(store.sheet)) {
-      store.sheet = sheet;
-      saveSheet(store.session.room, sheet);
-    }
-  } else if (store.sheet.some((e) => e.hand >= view.hand_number)) {
-    store.sheet = store.sheet.filter((e) => e.hand < view.hand_number);
-    saveSheet(store.session.room, store.sheet);
   }
-  if (view.seats && view.scores.every((s) => s === 0) && view.hand_number === 1 && store.sheet.length) {
-    store.sheet = [];
-    saveSheet(store.session.room, []);
-  }
+  keepSheet(store, view);
   noteView(store, view);
   const s = store.session;
   if (s.mode === "online" && view.seats?.some((x) => x.bot)) s.mode = "computer";
@@ -132,7 +87,7 @@ function applyView(view) {
   noteTurn(prev, store.view, store.session);
   const cue = cueFor(prev, store.view);
   if (cue) play(cue);
-  if (ended || !prev) refreshSheet();
+  if (ended || !prev) refreshSheet(store, api.getLog);
 }
 
 // Views from the socket are shown one step at a time (motion.js); answers to this browser's
@@ -143,36 +98,6 @@ const receive = (view, own = false) => {
   if (view.seats) store.seatsNow = view.seats;
   playback.push(view, own);
 };
-
-/** Rebuild the score sheet from the log; keep this browser's own record if that fails. */
-async function refreshSheet() {
-  const s = store.session;
-  if (!s?.token || !store.view) return;
-  try {
-    const sheet = sheetFromLog(await api.getLog(s.room, s.token), store.view);
-    if (sheet && JSON.stringify(sheet) !== JSON.stringify(store.sheet)) {
-      saveSheet(s.room, sheet);
-      store.update({ sheet });
-    }
-  } catch {
-    /* the local sheet stays */
-  }
-}
-
-function announceTab() {
-  channel?.close();
-  store.twoTabs = false;
-  if (!("BroadcastChannel" in window) || store.session.mode === "local") return;
-  channel = new BroadcastChannel(`rummy:${store.session.room}:${store.session.token}`);
-  channel.onmessage = (ev) => {
-    const msg = ev.data || {};
-    if (msg.from === tabId) return;
-    if (msg.type === "hello") channel.postMessage({ type: "here", from: tabId });
-    if (msg.type === "hello" || msg.type === "here") store.update({ twoTabs: true });
-    if (msg.type === "bye") store.update({ twoTabs: false });
-  };
-  channel.postMessage({ type: "hello", from: tabId });
-}
 
 /** Presence frames: a person whose seat goes dark gets a "left the table" banner. */
 function noteDepartures(seats) {
@@ -429,7 +354,6 @@ async function boot() {
     if (location.pathname === "/" || location.pathname === "") route();
   });
   window.addEventListener("popstate", () => route());
-  window.addEventListener("pagehide", () => channel?.postMessage({ type: "bye", from: tabId }));
   api.getVariants().then((data) => store.update({ variants: normalizeVariants(data) })).catch(() => {});
   await route();
 }
