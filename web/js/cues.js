@@ -1,6 +1,6 @@
 // Cues for what happens at the table: short synthesised tones (Web Audio, no sound files
 // to download), a vibration on phones when it becomes your turn, and a mute switch kept in
-// localStorage.
+// storage (read at boot into `store.prefs.muted`).
 import { keepText, loadText } from "./storage.js";
 
 const KEY = "rummy.mute";
@@ -15,6 +15,7 @@ const TONES = {
 
 let audio = null;
 
+/** The switch's choice as this browser keeps it (read at boot into `store.prefs.muted`). */
 export function muted() {
   return loadText(KEY) === "1";
 }
@@ -26,7 +27,7 @@ export function setMuted(on) {
 export function play(kind) {
   const notes = TONES[kind];
   const Ctx = window.AudioContext || window.webkitAudioContext;
-  if (!notes || muted() || !Ctx) return;
+  if (!notes || !Ctx) return;
   try {
     audio ||= new Ctx();
     // Browsers start a context suspended until the page has had a gesture.

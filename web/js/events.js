@@ -4,8 +4,8 @@ import { delegate } from "./dom.js";
 import { bindDrag } from "./drag.js";
 import { legalMeld, legalOf } from "./legal.js";
 import { fetchHint } from "./hint.js";
-import { muted, setMuted } from "./cues.js";
-import { motionOn, setMotion } from "./motion.js";
+import { setMuted } from "./cues.js";
+import { setMotion } from "./motion.js";
 import { errorText, lang, loadLang, setLang, t } from "./i18n.js";
 import { decisionReplay, dropReview, loadReview } from "./review.js";
 import { replayActions } from "./replay-page.js";
@@ -68,13 +68,13 @@ export function bindEvents(store, game) {
       store.emit();
     },
     mute: () => {
-      setMuted(!muted());
-      store.prefs.muted = muted();
+      store.prefs.muted = !store.prefs.muted;
+      setMuted(store.prefs.muted);
       store.emit();
     },
     motion: () => {
-      setMotion(!motionOn());
-      store.prefs.motion = motionOn();
+      store.prefs.motion = !store.prefs.motion;
+      setMotion(store.prefs.motion);
       store.emit();
     },
     draw: (el) => game.move({ type: "draw", source: el.dataset.source }),

@@ -86,13 +86,13 @@ function applyView(view) {
   chatSeats(store, store.view);
   noteTurn(prev, store.view, store.session);
   const cue = cueFor(prev, store.view);
-  if (cue) play(cue);
+  if (cue && !store.prefs.muted) play(cue);
   if (ended || !prev) refreshSheet(store, api.getLog);
 }
 
 // Views from the socket are shown one step at a time (motion.js); answers to this browser's
 // own requests at once.
-const playback = new Playback({ apply: applyView, current: () => store.view });
+const playback = new Playback({ apply: applyView, current: () => store.view, moving: () => store.prefs.motion });
 const receive = (view, own = false) => {
   if (!view || !store.session) return;
   if (view.seats) store.seatsNow = view.seats;
