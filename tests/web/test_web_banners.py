@@ -84,7 +84,7 @@ async def show_everything(page: Any) -> None:
         """async () => {
           const { store } = await import("/web/js/store.js");
           const moves = [{ version: 1, seat: 1, move: { type: "draw", source: "stock" } }];
-          store.extra.missed = { hand: store.view.hand_number, moves, standIns: [], timed: 0 };
+          store.table.missed = { hand: store.view.hand_number, moves, standIns: [], timed: 0 };
           store.showToast("Die kaart past daar niet.", "", "invalid_move");
         }"""
     )
@@ -111,7 +111,7 @@ async def test_no_banner_clock_toast_or_list_covers_the_game(
             await page.evaluate(
                 """async () => {
                   const { store } = await import("/web/js/store.js");
-                  store.extra.missed = null; store.toast = null; store.emit();
+                  store.table.missed = null; store.toast = null; store.emit();
                 }"""
             )
             await expect(page.locator("#toast")).to_be_hidden()

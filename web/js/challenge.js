@@ -6,6 +6,7 @@ import * as api from "./api.js";
 import { h } from "./dom.js";
 import { t, table } from "./i18n.js";
 import { savedGames } from "./saved.js";
+import { keep, load } from "./storage.js";
 
 const OWNED = (id) => `rummy.challenge.${id}`;
 
@@ -16,26 +17,25 @@ export function myEntry(challenge) {
 
 /** What this device keeps of a challenge it made: {owner, links: [{name, url}]}, or null. */
 export function ownedChallenge(id) {
-  try {
-    const owned = JSON.parse(localStorage.getItem(OWNED(id)) || "null");
-    return owned && typeof owned.owner === "string" ? owned : null;
-  } catch {
-    return null;
-  }
+  const owned = load(OWNED(id));
+  return owned && typeof owned.owner === "string" ? owned : null;
 }
 
 export function keepOwned(id, owned) {
-  localStorage.setItem(OWNED(id), JSON.stringify(owned));
+  keep(OWNED(id), owned);
 }
 
 export async function loadChallenge(store, id) {
   // A friend's link carries its invitation; it stays with the page until it is used.
-  const invite = new URLSearchParams(location.search).get("invite") || store.extra.challenge?.invite || null;
-  const friend = store.extra.challenge?.friend || "";
+  const invite = new URLSearchParams(location.search).get("invite") || store.challenge?.invite || null;
+  const friend = store.challenge?.friend || "";
+  // What this device holds of it: its own entry, and the maker's secret and links.
+  const mine = myEntry(id);
+  const owned = ownedChallenge(id);
   try {
-    store.extra.challenge = { id, invite, friend, result: await api.getChallenge(id) };
+    store.challenge = { id, invite, friend, mine, owned, result: await api.getChallenge(id) };
   } catch (err) {
-    store.extra.challenge = { id, invite, friend, result: null, error: err.code || "network" };
+    store.challenge = { id, invite, friend, mine, owned, result: null, error: err.code || "network" };
   }
 }
 
@@ -94,17 +94,16 @@ function playOrAsk(store, c, mine) {
   if (!c.invite) return h("p", { class: "muted", id: "challenge-ask", text: t("challengeAsk") });
   return h("form", { data: { form: "challenge" }, id: "challenge-play" },
     h("label", { class: "field" }, h("span", { text: t("yourName") }),
-      h("input", { name: "name", id: "challenge-name", maxlength: "24", value: store.extra.lobby.name, autocomplete: "nickname" })),
+      h("input", { name: "name", id: "challenge-name", maxlength: "24", value: store.lobby.form.name, autocomplete: "nickname" })),
     h("button", { type: "submit", class: "btn primary big", text: t("challengePlay") }));
 }
 
 export function renderChallenge(store) {
-  const c = store.extra.challenge || {};
+  const c = store.challenge || {};
   if (!c.result) return h("div", { class: "card-panel" }, h("p", { text: c.error ? t("challengeGone") : t("loading") }));
   const r = c.result;
   const penalty = store.rules(r.variant).scoring === "penalty";
-  const mine = myEntry(c.id);
-  const owned = ownedChallenge(c.id);
+  const { mine, owned } = c;
   const numbers = [...new Set(r.entries.flatMap((e) => e.hands.map((x) => x.hand)))].sort((a, b) => a - b);
   return h("div", { class: "card-panel challenge", id: "challenge" },
     h("h1", { text: t("challengeTitle", { variant: table("variantNames")[r.variant] || r.variant }) }),

@@ -1,6 +1,8 @@
 // Cues for what happens at the table: short synthesised tones (Web Audio, no sound files
 // to download), a vibration on phones when it becomes your turn, and a mute switch kept in
-// localStorage.
+// storage (read at boot into `store.prefs.muted`).
+import { keepText, loadText } from "./storage.js";
+
 const KEY = "rummy.mute";
 // Frequencies (Hz) and lengths (s) of each cue's notes: distinct enough to tell apart.
 const TONES = {
@@ -13,18 +15,19 @@ const TONES = {
 
 let audio = null;
 
+/** The switch's choice as this browser keeps it (read at boot into `store.prefs.muted`). */
 export function muted() {
-  return localStorage.getItem(KEY) === "1";
+  return loadText(KEY) === "1";
 }
 
 export function setMuted(on) {
-  localStorage.setItem(KEY, on ? "1" : "0");
+  keepText(KEY, on ? "1" : "0");
 }
 
 export function play(kind) {
   const notes = TONES[kind];
   const Ctx = window.AudioContext || window.webkitAudioContext;
-  if (!notes || muted() || !Ctx) return;
+  if (!notes || !Ctx) return;
   try {
     audio ||= new Ctx();
     // Browsers start a context suspended until the page has had a gesture.

@@ -4,14 +4,15 @@ import { delegate } from "./dom.js";
 import { bindDrag } from "./drag.js";
 import { legalMeld, legalOf } from "./legal.js";
 import { fetchHint } from "./hint.js";
-import { muted, setMuted } from "./cues.js";
-import { motionOn, setMotion } from "./motion.js";
+import { setMuted } from "./cues.js";
+import { setMotion } from "./motion.js";
 import { errorText, lang, loadLang, setLang, t } from "./i18n.js";
 import { decisionReplay, dropReview, loadReview } from "./review.js";
 import { replayActions } from "./replay-page.js";
 import { closeReplay, goTo, newReplay, play, replayKey, setSpeed } from "./replay.js";
-import { forgetGame, inviteUrl } from "./saved.js";
-import { resetStats } from "./stats.js";
+import { forgetGame, inviteUrl, savedGames } from "./saved.js";
+import { resetStats, statsRows } from "./stats.js";
+import { keepText } from "./storage.js";
 
 const PLAYING = ["draw", "play"];
 
@@ -67,11 +68,13 @@ export function bindEvents(store, game) {
       store.emit();
     },
     mute: () => {
-      setMuted(!muted());
+      store.prefs.muted = !store.prefs.muted;
+      setMuted(store.prefs.muted);
       store.emit();
     },
     motion: () => {
-      setMotion(!motionOn());
+      store.prefs.motion = !store.prefs.motion;
+      setMotion(store.prefs.motion);
       store.emit();
     },
     draw: (el) => game.move({ type: "draw", source: el.dataset.source }),
@@ -142,25 +145,27 @@ export function bindEvents(store, game) {
     },
     forget: (el) => {
       forgetGame(el.dataset.room);
+      store.lobby.games = savedGames();
       store.emit();
     },
     "reset-stats": () => {
       resetStats();
+      store.lobby.stats = statsRows();
       store.emit();
     },
     "toast-close": () => store.update({ toast: null }),
     "missed-close": () => {
-      store.extra.missed = null;
+      store.table.missed = null;
       store.emit();
     },
     watch: () => game.watch(),
     "lobby-more": () => {
-      store.extra.lobby.more = !store.extra.lobby.more;
+      store.lobby.form.more = !store.lobby.form.more;
       store.emit();
     },
     rematch: () => game.rematch(),
     challenge: () => game.challenge(),
-    "challenge-refresh": () => game.showChallenge(store.extra.challenge?.id),
+    "challenge-refresh": () => game.showChallenge(store.challenge?.id),
     "stand-in": (el) => game.standIn(Number(el.dataset.seat)),
     ...replayActions(store, (err) => store.showToast(errorText(err?.error || { code: "network" })), (hand) => game.openReplay(hand)),
   };
@@ -210,7 +215,7 @@ export function bindEvents(store, game) {
   bindDrag(store, game);
 
   delegate(body, "change", "[data-field]", (ev, el) => {
-    const lobby = store.extra.lobby;
+    const lobby = store.lobby.form;
     const field = el.dataset.field;
     lobby[field] = el.type === "checkbox" ? el.checked : el.value;
     if (field === "variant") {
@@ -220,15 +225,15 @@ export function bindEvents(store, game) {
     if (field !== "name") store.emit();
   });
   delegate(body, "input", "[data-field=name]", (ev, el) => {
-    store.extra.lobby.name = el.value;
+    store.lobby.form.name = el.value;
   });
   delegate(body, "input", "[data-seat-name]", (ev, el) => {
-    const lobby = store.extra.lobby;
+    const lobby = store.lobby.form;
     lobby.names = { ...lobby.names, [el.dataset.seatName]: el.value };
   });
   // The challenge page redraws as results come in: what is typed must outlive a redraw.
   delegate(body, "input", "#challenge-name", (ev, el) => {
-    store.extra.lobby.name = el.value;
+    store.lobby.form.name = el.value;
   });
   delegate(body, "submit", "form[data-form]", (ev, el) => {
     ev.preventDefault();
@@ -236,8 +241,8 @@ export function bindEvents(store, game) {
     const name = String(data.get("name") || "").trim();
     // A friend's name for a challenge link: not the player's own.
     if (el.dataset.form === "challenge-invite") return game.inviteFriend(name);
-    store.extra.lobby.name = name;
-    localStorage.setItem("rummy.name", name);
+    store.lobby.form.name = name;
+    keepText("rummy.name", name);
     if (el.dataset.form === "create") game.create();
     else if (el.dataset.form === "challenge") game.playChallenge(name);
     else game.join(name);

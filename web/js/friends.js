@@ -1,23 +1,23 @@
 // The friends' actions of the table (docs/api.md v1.2): a rematch at the match's end, and
 // challenges (a computer match whose deals a friend plays too, and the page comparing them).
 import * as api from "./api.js";
-import { keepOwned, loadChallenge, ownedChallenge } from "./challenge.js";
+import { keepOwned, loadChallenge } from "./challenge.js";
 import { stopChat } from "./chat.js";
 import { t } from "./i18n.js";
 import { saveGame } from "./saved.js";
 
 /** A `{"type": "rematch"}` frame: who asked, and where the new room is. */
 export function rematchFrame(store, room, msg) {
-  store.extra.rematch = { from: room, room: msg.room, seat: msg.seat, name: msg.name };
+  store.table.rematch = { from: room, room: msg.room, seat: msg.seat, name: msg.name };
   store.emit();
 }
 
 /** A rematch asked before this page opened: the frame is gone, the summary says it. */
 export function learnRematch(store, room) {
-  store.extra.rematch = null;
+  store.table.rematch = null;
   api.getRoom(room).then((info) => {
-    if (info.rematch && store.session?.room === room && !store.extra.rematch) {
-      store.extra.rematch = { from: room, room: info.rematch, seat: null, name: t("someone") };
+    if (info.rematch && store.session?.room === room && !store.table.rematch) {
+      store.table.rematch = { from: room, room: info.rematch, seat: null, name: t("someone") };
       store.emit();
     }
   }).catch(() => {});
@@ -28,7 +28,7 @@ export function friendsGame({ store, connect, showError, normalizeTokens, closeS
   return {
     /** "Challenge a friend": a computer match whose deals a friend can play too. */
     async challenge() {
-      const f = store.extra.lobby;
+      const f = store.lobby.form;
       const players = Number(f.players) || 2;
       const bots = Object.fromEntries(Array.from({ length: players - 1 }, (_, i) => [String(i + 1), f.level || "medium"]));
       const name = f.name || t("defaultName", { n: 1 });
@@ -47,12 +47,13 @@ export function friendsGame({ store, connect, showError, normalizeTokens, closeS
 
     /** One more link, for the friend called `name` (the maker's device only). */
     async inviteFriend(name) {
-      const c = store.extra.challenge;
-      const owned = c && ownedChallenge(c.id);
+      const c = store.challenge;
+      const owned = c?.owned;
       if (!owned || !name) return;
       try {
         const res = await api.inviteToChallenge(c.id, owned.owner, name);
-        keepOwned(c.id, { ...owned, links: [...owned.links, { name: res.name, url: res.url }] });
+        c.owned = { ...owned, links: [...owned.links, { name: res.name, url: res.url }] };
+        keepOwned(c.id, c.owned);
         c.friend = "";
         store.emit();
       } catch (err) {
@@ -61,10 +62,10 @@ export function friendsGame({ store, connect, showError, normalizeTokens, closeS
     },
 
     async playChallenge(name) {
-      const id = store.extra.challenge?.id;
+      const id = store.challenge?.id;
       try {
-        const res = await api.playChallenge(id, name || t("defaultName", { n: 1 }), store.extra.challenge?.invite);
-        const variant = store.extra.challenge.result?.variant;
+        const res = await api.playChallenge(id, name || t("defaultName", { n: 1 }), store.challenge?.invite);
+        const variant = store.challenge.result?.variant;
         saveGame({ room: res.room, seat: 0, token: res.token, mode: "computer", variant, names: [name], challenge: id });
         store.session = { room: res.room, seat: 0, token: res.token, mode: "computer", tokens: null };
         history.pushState(null, "", `/r/${res.room}#seat=${res.token}`);
@@ -78,7 +79,7 @@ export function friendsGame({ store, connect, showError, normalizeTokens, closeS
     async showChallenge(id) {
       if (!id) return;
       closeSocket();
-      stopChat();
+      stopChat(store);
       await loadChallenge(store, id);
       store.update({ page: "challenge" });
     },

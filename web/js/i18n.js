@@ -1,5 +1,7 @@
 // The language in use and the one lookup function; the strings live in lang/<code>.js and
 // lang/rules-<code>.js, and only the language in use is ever fetched (`loadLang`).
+import { keepText, loadText } from "./storage.js";
+
 const CODES = ["nl", "en"];
 const LANGS = {}; // code -> its strings, once loaded
 const KEY = "rummy.lang";
@@ -11,7 +13,7 @@ function browserLang() {
 }
 
 // A choice made with the switch wins over the browser's language.
-let current = CODES.includes(localStorage.getItem(KEY)) ? localStorage.getItem(KEY) : browserLang();
+let current = CODES.includes(loadText(KEY)) ? loadText(KEY) : browserLang();
 
 export function lang() {
   return current;
@@ -20,7 +22,7 @@ export function lang() {
 /** Use `code`; `remember` keeps it as the player's choice over the browser's language. */
 export function setLang(code, remember = true) {
   current = CODES.includes(code) ? code : "nl";
-  if (remember) localStorage.setItem(KEY, current);
+  if (remember) keepText(KEY, current);
   document.documentElement.lang = current;
 }
 

@@ -5,63 +5,31 @@ import * as api from "./api.js";
 import { noteTurn } from "./notify.js";
 import { refreshSavedStatus } from "./saved-status.js";
 import { chatFrame, chatSeats, startChat, stopChat } from "./chat.js";
-import { cueFor, play } from "./cues.js";
+import { cueFor, muted, play } from "./cues.js";
 import { friendsGame, learnRematch, rematchFrame } from "./friends.js";
 import { bindEvents } from "./events.js";
 import { errorText, lang, loadLang, setLang, t } from "./i18n.js";
 import { seatName, useLocalNames } from "./names.js";
-import { Playback } from "./motion.js";
+import { Playback, motionOn } from "./motion.js";
 import { render } from "./render.js";
+import { redrawOnChange } from "./redraw.js";
 import { normalizeVariants } from "./render-lobby.js";
 import { newReplay, replaySteps } from "./replay.js";
 import { bindReplayPage } from "./replay-page.js";
 import { dropReview } from "./review.js";
-import { sheetFromLog } from "./scoresheet.js";
-import { loadSheet, saveGame, saveSheet, savedGame, savedGames } from "./saved.js";
-import { recordHand } from "./stats.js";
+import { keepSheet, refreshSheet } from "./scoresheet.js";
+import { loadSheet, saveGame, savedGame, savedGames } from "./saved.js";
+import { recordHand, statsRows } from "./stats.js";
 import { noteView } from "./missed.js";
 import { learnRoom } from "./seats-alive.js";
+import { loadText } from "./storage.js";
 import { store } from "./store.js";
+import { watchTabs } from "./tabs.js";
 
 let socket = null;
-let channel = null;
-const tabId = Math.random().toString(36).slice(2);
+const announceTab = watchTabs(store);
 
-// A click is a press and a release on one node, and a redraw replaces the nodes: a click
-// whose press came before news (a computer's move, presence) and whose release after it was
-// lost. While a button is held (and no card is being dragged) the redraw waits for the
-// release, up to HOLD_MS so a press that never ends cannot freeze the table.
-const HOLD_MS = 1000;
-let scheduled = false;
-let heldSince = 0; // when the press now held began; 0: none
-let holdTimer = 0; // the held redraw's timer; 0: no redraw is held
-
-function scheduleRender() {
-  if (scheduled) return;
-  scheduled = true;
-  requestAnimationFrame(() => {
-    scheduled = false;
-    const heldFor = performance.now() - heldSince;
-    if (heldSince && !store.dragging && heldFor < HOLD_MS) {
-      // Timed from the press held now, which may be a newer one than the first deferral's.
-      clearTimeout(holdTimer);
-      holdTimer = setTimeout(scheduleRender, HOLD_MS - heldFor);
-      return;
-    }
-    clearTimeout(holdTimer);
-    holdTimer = 0;
-    render(store);
-  });
-}
-store.addEventListener("change", scheduleRender);
-document.addEventListener("pointerdown", () => { heldSince = performance.now(); }, true);
-const release = () => {
-  heldSince = 0;
-  // The next frame comes after this release's click: the click lands on the nodes it began on.
-  if (holdTimer) scheduleRender();
-};
-document.addEventListener("pointerup", release, true);
-document.addEventListener("pointercancel", release, true);
+redrawOnChange(store, render);
 
 function showError(err, move = null) {
   const error = err?.error || { code: "network", message: String(err) };
@@ -101,20 +69,8 @@ function applyView(view) {
   if (store.review && !["hand_over", "match_over"].includes(view.phase)) dropReview(store);
   if (view.hand_result && ["hand_over", "match_over"].includes(view.phase)) {
     recordHand(store.session.room, store.session.mode, view, store.rules(view.variant).scoring === "penalty");
-    let sheet = store.sheet.filter((e) => e.hand < view.hand_number);
-    sheet = [...sheet, { hand: view.hand_number, points: view.hand_result.points }];
-    if (JSON.stringify(sheet) !== JSON.stringify(store.sheet)) {
-      store.sheet = sheet;
-      saveSheet(store.session.room, sheet);
-    }
-  } else if (store.sheet.some((e) => e.hand >= view.hand_number)) {
-    store.sheet = store.sheet.filter((e) => e.hand < view.hand_number);
-    saveSheet(store.session.room, store.sheet);
   }
-  if (view.seats && view.scores.every((s) => s === 0) && view.hand_number === 1 && store.sheet.length) {
-    store.sheet = [];
-    saveSheet(store.session.room, []);
-  }
+  keepSheet(store, view);
   noteView(store, view);
   const s = store.session;
   if (s.mode === "online" && view.seats?.some((x) => x.bot)) s.mode = "computer";
@@ -127,51 +83,21 @@ function applyView(view) {
   });
   const ended = view.hand_result && (!prev || prev.phase !== view.phase || prev.hand_number !== view.hand_number);
   store.setView(view);
-  chatSeats(store.view);
+  chatSeats(store, store.view);
   noteTurn(prev, store.view, store.session);
   const cue = cueFor(prev, store.view);
-  if (cue) play(cue);
-  if (ended || !prev) refreshSheet();
+  if (cue && !store.prefs.muted) play(cue);
+  if (ended || !prev) refreshSheet(store, api.getLog);
 }
 
 // Views from the socket are shown one step at a time (motion.js); answers to this browser's
 // own requests at once.
-const playback = new Playback({ apply: applyView, current: () => store.view });
+const playback = new Playback({ apply: applyView, current: () => store.view, moving: () => store.prefs.motion });
 const receive = (view, own = false) => {
   if (!view || !store.session) return;
   if (view.seats) store.seatsNow = view.seats;
   playback.push(view, own);
 };
-
-/** Rebuild the score sheet from the log; keep this browser's own record if that fails. */
-async function refreshSheet() {
-  const s = store.session;
-  if (!s?.token || !store.view) return;
-  try {
-    const sheet = sheetFromLog(await api.getLog(s.room, s.token), store.view);
-    if (sheet && JSON.stringify(sheet) !== JSON.stringify(store.sheet)) {
-      saveSheet(s.room, sheet);
-      store.update({ sheet });
-    }
-  } catch {
-    /* the local sheet stays */
-  }
-}
-
-function announceTab() {
-  channel?.close();
-  store.twoTabs = false;
-  if (!("BroadcastChannel" in window) || store.session.mode === "local") return;
-  channel = new BroadcastChannel(`rummy:${store.session.room}:${store.session.token}`);
-  channel.onmessage = (ev) => {
-    const msg = ev.data || {};
-    if (msg.from === tabId) return;
-    if (msg.type === "hello") channel.postMessage({ type: "here", from: tabId });
-    if (msg.type === "hello" || msg.type === "here") store.update({ twoTabs: true });
-    if (msg.type === "bye") store.update({ twoTabs: false });
-  };
-  channel.postMessage({ type: "hello", from: tabId });
-}
 
 /** Presence frames: a person whose seat goes dark gets a "left the table" banner. */
 function noteDepartures(seats) {
@@ -189,6 +115,7 @@ function noteDepartures(seats) {
 async function connect() {
   const { room, token } = store.session;
   useLocalNames(store.session.mode === "local" ? savedGame(room)?.playerNames : []);
+  store.table.challenge = savedGame(room)?.challenge ?? null;
   socket?.close();
   playback.queue = []; // another seat's views (local play) must not land on this one
   store.seatsNow = null;
@@ -198,7 +125,7 @@ async function connect() {
   } catch (err) {
     if (err.status === 401 || err.status === 403 || err.status === 404 || err.status === 410) {
       // Without a token the only 403 is a room that allows no spectators (docs/api.md v1.1).
-      store.extra.message = !token && err.status === 403 ? t("noSpectators") : errorText(err.error);
+      store.message = !token && err.status === 403 ? t("noSpectators") : errorText(err.error);
       store.update({ page: "error" });
       return;
     }
@@ -209,12 +136,12 @@ async function connect() {
       if (msg.type === "state") receive(msg.state);
       else if (msg.type === "presence") noteDepartures(msg.seats);
       else if (msg.type === "error") showError({ error: msg.error });
-      else if (msg.type === "chat") chatFrame(msg);
+      else if (msg.type === "chat") chatFrame(store, msg);
       else if (msg.type === "rematch") rematchFrame(store, room, msg);
     },
     onStatus: (status, code) => {
       if (status === "fatal") {
-        store.extra.message = errorText({ code, message: code });
+        store.message = errorText({ code, message: code });
         store.update({ page: "error", connection: "idle" });
         return;
       }
@@ -225,15 +152,15 @@ async function connect() {
   });
   if (token) announceTab();
   // One device passed around has nobody to chat with.
-  if (store.session.mode === "local") stopChat();
-  else startChat(room, token);
+  if (store.session.mode === "local") stopChat(store);
+  else startChat(store, room, token);
   learnRematch(store, room);
-  learnRoom(api.getRoom, room).then(() => store.emit());
+  learnRoom(store, api.getRoom, room).then(() => store.emit());
 }
 
 const game = {
   async create() {
-    const f = store.extra.lobby;
+    const f = store.lobby.form;
     const players = Number(f.players) || 2;
     const body = { variant: f.variant, players, mode: f.mode, name: f.name || t("defaultName", { n: 1 }) };
     body.spectators = f.spectators !== false;
@@ -266,7 +193,7 @@ const game = {
       history.replaceState(null, "", `/r/${room}#seat=${res.token}`);
       await connect();
     } catch (err) {
-      if (err.code === "room_full") store.extra.join = { ...store.extra.join, full: true };
+      if (err.code === "room_full") store.lobby.join = { ...store.lobby.join, full: true };
       showError(err);
     }
   },
@@ -373,14 +300,17 @@ async function route() {
     if (location.hash === "#replay") {
       store.update({ page: "replay", replay: null });
     } else if (rules) {
-      store.extra.rulesVariant = rules[1];
+      store.lobby.rulesVariant = rules[1];
       store.update({ page: "rules" });
       window.scrollTo(0, 0);
     } else {
+      const games = savedGames();
+      store.lobby.games = games;
+      store.lobby.stats = statsRows();
       store.update({ page: "lobby" });
-      refreshSavedStatus(store, savedGames());
+      refreshSavedStatus(store, games);
     }
-    stopChat();
+    stopChat(store);
     return;
   }
   const room = decodeURIComponent(m[1]);
@@ -404,10 +334,10 @@ async function route() {
       const info = await api.getRoom(room);
       const seats = info.seats || [];
       const full = seats.length > 0 && seats.every((x) => x.taken || x.bot);
-      store.extra.join = { ...info, full };
+      store.lobby.join = { ...info, full };
       store.update({ page: "join" });
     } catch (err) {
-      store.extra.message = err.status === 404 || err.status === 410 ? t("roomGone") : errorText(err.error);
+      store.message = err.status === 404 || err.status === 410 ? t("roomGone") : errorText(err.error);
       store.update({ page: "error" });
     }
   }
@@ -416,15 +346,14 @@ async function route() {
 async function boot() {
   setLang(lang(), false);
   await loadLang();
-  const name = localStorage.getItem("rummy.name") || "";
-  store.extra.lobby = { variant: "classic", players: "2", mode: "online", level: "medium", name, spectators: true, chat: true };
+  store.lobby.form.name = loadText("rummy.name") || "";
+  store.prefs = { muted: muted(), motion: motionOn() };
   bindEvents(store, game);
   bindReplayPage(store);
   window.addEventListener("hashchange", () => {
     if (location.pathname === "/" || location.pathname === "") route();
   });
   window.addEventListener("popstate", () => route());
-  window.addEventListener("pagehide", () => channel?.postMessage({ type: "bye", from: tabId }));
   api.getVariants().then((data) => store.update({ variants: normalizeVariants(data) })).catch(() => {});
   await route();
 }

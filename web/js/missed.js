@@ -9,17 +9,10 @@ import { h } from "./dom.js";
 import { t } from "./i18n.js";
 import { cardsShort } from "./cards.js";
 import { namesList, seatName } from "./names.js";
+import { keep, load } from "./storage.js";
 
 const key = (room) => `rummy:seen:${room}`;
-const opened = new Set(); // rooms whose first view this page has had
 
-function lastShown(room) {
-  try {
-    return JSON.parse(localStorage.getItem(key(room)));
-  } catch {
-    return null;
-  }
-}
 
 /** Every view of a seat passes here: the first one of a page asks what was missed. */
 export function noteView(store, view) {
@@ -27,29 +20,27 @@ export function noteView(store, view) {
   // The summary is about the hand in play it was opened in: once that is over, the hand's
   // end says what happened, and the next hand (or a new match) has its own story.
   const playing = ["draw", "play"].includes(view?.phase);
-  if (store.extra.missed && (!playing || store.extra.missed.hand !== view.hand_number)) store.extra.missed = null;
+  const table = store.table;
+  if (table.missed && (!playing || table.missed.hand !== view.hand_number)) table.missed = null;
   if (!s || !view || s.mode === "watch" || s.mode === "local" || view.seat === null) return;
   const timeouts = view.seats?.[view.seat]?.timeouts ?? 0;
-  if (!opened.has(s.room)) {
-    opened.add(s.room);
-    const before = lastShown(s.room);
+  if (!table.opened.has(s.room)) {
+    table.opened.add(s.room);
+    const before = load(key(s.room));
     if (before && before.hand === view.hand_number && before.version < view.version) {
       getRecentMoves(s.room, s.token, before.version)
         .then((recent) => {
           if (recent.moves.length && recent.hand_number === view.hand_number) {
             const timed = Math.max(0, timeouts - (before.timeouts ?? timeouts));
-            store.extra.missed = { hand: view.hand_number, moves: recent.moves, standIns: recent.stand_ins || [], timed };
+            table.missed = { hand: view.hand_number, moves: recent.moves, standIns: recent.stand_ins || [], timed };
             store.emit();
           }
         })
         .catch(() => {}); // a list to read, not a step to play: without it the table still works
     }
   }
-  try {
-    localStorage.setItem(key(s.room), JSON.stringify({ version: view.version, hand: view.hand_number, timeouts }));
-  } catch {
-    // A browser without storage just never lists what it missed.
-  }
+  // A browser without storage just never lists what it missed.
+  keep(key(s.room), { version: view.version, hand: view.hand_number, timeouts });
 }
 
 /** Whether the computer stood in for `seat` at `version`: the last stand-in entry before it
@@ -112,7 +103,7 @@ export function awaySummary(view, missed) {
 
 /** The summary of what was missed, with a button to close it; it sits above the table. */
 export function missedPanel(store) {
-  const missed = store.extra.missed;
+  const missed = store.table.missed;
   if (!missed || !store.view || missed.hand !== store.view.hand_number) return [];
   const lines = awaySummary(store.view, missed);
   return [h("div", { class: "banner missed", id: "missed", role: "status" },

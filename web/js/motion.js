@@ -5,17 +5,17 @@
 // the pace (each step still gets read out) but no card travels; the switch in the top bar
 // turns both off.
 import { renderBack, renderCard } from "./cards.js";
+import { keepText, loadText } from "./storage.js";
 
 const KEY = "rummy.motion";
 // About 0.65 s a step, down to 0.35 s when several steps wait (a reconnect, a long turn).
 const PACE_MS = 650;
 const FAST_MS = 350;
 
-export const motionOn = () => localStorage.getItem(KEY) !== "off";
-export const setMotion = (on) => localStorage.setItem(KEY, on ? "on" : "off");
+/** The switch's choice as this browser keeps it (read at boot into `store.prefs.motion`). */
+export const motionOn = () => loadText(KEY) !== "off";
+export const setMotion = (on) => keepText(KEY, on ? "on" : "off");
 const reduced = () => window.matchMedia?.("(prefers-reduced-motion: reduce)").matches;
-/** Whether cards travel: the switch is on and the browser does not ask for less motion. */
-export const travels = () => motionOn() && !reduced();
 
 const frame = () => new Promise((resolve) => requestAnimationFrame(() => resolve()));
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -128,16 +128,22 @@ function fly(flights, ms) {
 /**
  * The queue between the socket and the store. `apply(view)` puts a view into the store (and
  * so on screen); `isStep(prev, view)` says whether a view is someone else's move to be
- * shown at the pace.
+ * shown at the pace; `moving()` whether the switch lets moves play at all.
  */
 export class Playback {
-  constructor({ apply, current }) {
+  constructor({ apply, current, moving }) {
     this.apply = apply;
     this.current = current;
+    this.moving = moving;
     this.queue = [];
     this.running = false;
     this.steps = 0;
     this.quiet = false; // the next own move was dragged into place: nothing to fly
+  }
+
+  /** Whether cards travel: the switch is on and the browser does not ask for less motion. */
+  travels() {
+    return this.moving() && !reduced();
   }
 
   /** A view from the server; `own`: the answer to this browser's own move or request. */
@@ -152,15 +158,15 @@ export class Playback {
     // An answer that already holds the computer's replies (the server plays bots before it
     // answers): the socket brings those moves one by one, so wait for them; show the answer
     // itself only if they never come (no socket).
-    if (own && prev && view.seat === prev.seat && view.version > prev.version && view.last_move && view.last_move.seat !== view.seat && motionOn()) {
+    if (own && prev && view.seat === prev.seat && view.version > prev.version && view.last_move && view.last_move.seat !== view.seat && this.moving()) {
       setTimeout(() => {
         if (Math.max(this.current()?.version ?? -1, this.queue.at(-1)?.version ?? -1) < view.version) this.push(view);
       }, 500);
       return;
     }
-    if (own || mine || !motionOn() || document.hidden) {
+    if (own || mine || !this.moving() || document.hidden) {
       this.flush();
-      this.show(view, (own || mine) && travels() && !this.quiet);
+      this.show(view, (own || mine) && this.travels() && !this.quiet);
       return;
     }
     this.queue.push(view);
@@ -201,7 +207,7 @@ export class Playback {
           continue;
         }
         const pace = paceFor(this.queue.length);
-        const landed = this.show(view, travels(), Math.round(pace * 0.7));
+        const landed = this.show(view, this.travels(), Math.round(pace * 0.7));
         // After the frame that drew it: the mark is when the step was on screen.
         await frame();
         this.steps += 1;

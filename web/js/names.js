@@ -1,13 +1,12 @@
 // People-facing names for seats (1-based, as people count) and moves.
 import { cardsShort } from "./cards.js";
 import { t, table } from "./i18n.js";
+import { store } from "./store.js";
 
 // Local play: the names typed in the lobby for every seat. The server only knows the
-// first one (it calls the others "Player 2"...), so this browser keeps them.
-let localNames = [];
-
+// first one (it calls the others "Player 2"...), so this browser keeps them (store.table).
 export function useLocalNames(names) {
-  localNames = Array.isArray(names) ? names : [];
+  store.table.localNames = Array.isArray(names) ? names : [];
 }
 
 export function seatName(view, seat) {
@@ -22,6 +21,7 @@ export function seatName(view, seat) {
   }
   // The server's placeholder names ("Player 2") are shown in the page's language.
   const placeholder = /^(Player|Speler) (\d+)$/.exec(name || "");
+  const localNames = store.table.localNames;
   if ((!name || placeholder) && localNames[seat]) return localNames[seat];
   if (!name || placeholder) return t("defaultName", { n: placeholder ? placeholder[2] : seat + 1 });
   return name;

@@ -6,7 +6,6 @@ import { t } from "./i18n.js";
 import { seatName, seatNames } from "./names.js";
 import { matchEndReason } from "./match-length.js";
 import { renderReview, reviewButton } from "./render-review.js";
-import { savedGame } from "./saved.js";
 
 /** Rows of [hand, points per seat, running totals]; an "earlier" row covers hands this browser missed. */
 function sheetRows(store, view) {
@@ -117,7 +116,7 @@ function verifyLink(store, view) {
 /** The match is over: "Rematch", or once another seat asked, who did and one button to
  * take this seat in the new room (docs/api.md v1.2 rematch). */
 function rematchBlock(store, view) {
-  const asked = store.extra.rematch;
+  const asked = store.table.rematch;
   if (!asked || asked.from !== view.room) {
     return h("button", { type: "button", class: "btn primary", id: "rematch", data: { action: "rematch" }, text: t("rematch") });
   }
@@ -128,8 +127,8 @@ function rematchBlock(store, view) {
 }
 
 /** A challenge's room: the comparison with the friends who play the same deals. */
-function challengeLink(view) {
-  const id = savedGame(view.room)?.challenge;
+function challengeLink(store) {
+  const id = store.table.challenge;
   return id ? h("a", { class: "btn", id: "challenge-link", href: `/c/${id}`, text: t("challengeCompare") }) : null;
 }
 
@@ -153,7 +152,7 @@ export function renderHandEnd(store) {
       over ? rematchBlock(store, view) : null,
       // At the match's end "Rematch" is the way on; a restart here only if someone asked.
       over && view.votes?.new_match?.length ? voteBlock(view, "new_match", t("newMatch"), store, false) : null,
-      challengeLink(view),
+      challengeLink(store),
       h("button", { type: "button", class: "btn", data: { action: "replay" }, text: t("replay") }),
       reviewButton(store),
       verifyLink(store, view),

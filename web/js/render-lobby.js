@@ -2,8 +2,6 @@
 import { h } from "./dom.js";
 import { t, table } from "./i18n.js";
 import { matchLength } from "./match-length.js";
-import { savedGames } from "./saved.js";
-import { statsRows } from "./stats.js";
 
 /** GET /api/variants, with each rule set's players range as `min` and `max`. */
 export function normalizeVariants(data) {
@@ -58,21 +56,19 @@ function moreOptions(form) {
         : null));
 }
 
-let statuses = {};
-
 /** Where a saved room stands for this seat (web/js/saved-status.js), once read. */
-function savedStatus(g) {
+function savedStatus(statuses, g) {
   const s = statuses[g.room];
   return s ? h("span", { class: ["saved-status", `status-${s.kind}`], data: { status: s.kind }, text: s.text }) : null;
 }
 
-function savedList(kind, title, games) {
+function savedList(kind, title, games, statuses) {
   const mine = games.filter((g) => (g.mode || "online") === kind);
   return h("div", { class: "saved-group", data: { kind } },
     h("h3", { text: title }),
     mine.length
       ? h("ul", {}, mine.map((g) => h("li", { data: { room: g.room } },
-          savedStatus(g),
+          savedStatus(statuses, g),
           h("span", { class: "saved-name" },
             h("strong", { text: (table("variantNames")[g.variant] || g.variant || "") }),
             " ",
@@ -94,8 +90,7 @@ function otherNames(form, players) {
 }
 
 /** This browser's statistics per variant and mode, with a reset. */
-function statsPanel() {
-  const rows = statsRows();
+function statsPanel(rows) {
   const modes = { local: t("savedLocal"), computer: t("savedComputer"), online: t("savedOnline") };
   const pair = (won, played) => t("statsWonOf", { won, played });
   return h("section", { class: "card-panel stats", id: "stats" },
@@ -118,14 +113,13 @@ function statsPanel() {
 }
 
 export function renderLobby(store) {
-  const form = store.extra.lobby;
+  const form = store.lobby.form;
   const variants = store.variants;
   const chosen = variants.find((v) => v.name === form.variant) || variants[0] || {};
   const counts = [];
   for (let n = chosen.min; n <= chosen.max; n += 1) counts.push(n);
   const limit = Number(form.limit) || chosen.penalty_limit;
-  const games = savedGames();
-  statuses = store.extra.savedStatus || {};
+  const { games, statuses } = store.lobby;
   return h("div", { class: "lobby", id: "lobby" },
     h("form", { class: "card-panel", id: "lobby-form", data: { form: "create" } },
       h("h1", { text: t("lobbyTitle") }),
@@ -163,18 +157,18 @@ export function renderLobby(store) {
     ),
     h("section", { class: "card-panel saved", id: "saved" },
       h("h2", { text: t("savedTitle") }),
-      savedList("local", t("savedLocal"), games),
-      savedList("computer", t("savedComputer"), games),
-      savedList("online", t("savedOnline"), games),
+      savedList("local", t("savedLocal"), games, statuses),
+      savedList("computer", t("savedComputer"), games, statuses),
+      savedList("online", t("savedOnline"), games, statuses),
       h("p", { class: "note", text: t("savedNote") }),
       h("p", {}, h("a", { class: "btn small", id: "replay-page-link", href: "/#replay", text: t("replayPageLink") })),
     ),
-    statsPanel(),
+    statsPanel(store.lobby.stats),
   );
 }
 
 export function renderRules(store) {
-  const name = store.extra.rulesVariant;
+  const name = store.lobby.rulesVariant;
   const sections = table("rules")[name] || [];
   return h("article", { class: "card-panel rules", id: "rules" },
     h("h1", { text: table("variantNames")[name] || name }),
@@ -185,7 +179,7 @@ export function renderRules(store) {
 }
 
 export function renderJoin(store) {
-  const info = store.extra.join || {};
+  const info = store.lobby.join || {};
   const seats = info.seats || [];
   const names = seats.filter((s) => s.name).map((s) => s.name);
   const full = info.full;
@@ -202,7 +196,7 @@ export function renderJoin(store) {
       : h("form", { data: { form: "join" } },
           h("label", { class: "field" }, h("span", { text: t("yourName") }),
             // Kept in the store as it is typed: a redraw (the variants arriving late) must not wipe it.
-            h("input", { name: "name", id: "join-name", maxlength: "24", value: store.extra.lobby.name, autocomplete: "nickname", data: { field: "name" } })),
+            h("input", { name: "name", id: "join-name", maxlength: "24", value: store.lobby.form.name, autocomplete: "nickname", data: { field: "name" } })),
           h("button", { type: "submit", class: "btn primary big", id: "join-button", text: t("joinButton") })),
   );
 }

@@ -2,8 +2,6 @@
 // kept on the same control across a redraw.
 import { drawNotifyButton } from "./notify.js";
 import { renderChallenge } from "./challenge.js";
-import { muted } from "./cues.js";
-import { motionOn } from "./motion.js";
 import { h } from "./dom.js";
 import { iconButton } from "./icons.js";
 import { t } from "./i18n.js";
@@ -103,7 +101,7 @@ function page(store) {
     case "challenge":
       return renderChallenge(store);
     case "error":
-      return renderMessage(store.extra.message || t("errorGeneric"));
+      return renderMessage(store.message || t("errorGeneric"));
     case "table": {
       const view = store.view;
       if (!view) return h("p", { class: "muted", text: t("loading") });
@@ -133,10 +131,10 @@ export function render(store) {
   // Icons drawn as SVG with a word beside them (struck through by CSS when pressed): the
   // word names the button, and shows once the screen has room for it.
   const mute = $("mute");
-  mute.setAttribute("aria-pressed", muted() ? "true" : "false");
+  mute.setAttribute("aria-pressed", store.prefs.muted ? "true" : "false");
   iconButton(mute, "sound", t("mute"));
   const motion = $("motion");
-  motion.setAttribute("aria-pressed", motionOn() ? "false" : "true");
+  motion.setAttribute("aria-pressed", store.prefs.motion ? "false" : "true");
   iconButton(motion, "motion", t("motionOffShort"));
   motion.title = t("motionOff");
   const v = store.view;

@@ -23,15 +23,15 @@ function withHand(doc, number) {
 
 /** Show hand `number` of the open file in the replay panel. */
 async function showHand(store, number) {
-  const doc = store.extra.replayFile;
+  const doc = store.replayPage.file;
   try {
     const replay = await api.replayFile(withHand(doc, number), number);
     const steps = replaySteps(replay, null);
-    store.extra.replayError = null;
+    store.replayPage.error = null;
     const extra = { source: "file", names: replay.players || null, hands: handsOf(doc), hand: number };
     store.update({ replay: newReplay(steps, extra, store.replay) });
   } catch (err) {
-    store.extra.replayError = err?.error ? errorText(err.error) : t("replayNotAFile");
+    store.replayPage.error = err?.error ? errorText(err.error) : t("replayNotAFile");
     store.emit();
   }
 }
@@ -45,16 +45,16 @@ export async function openFile(store, file) {
     doc = null;
   }
   if (!doc || typeof doc !== "object" || !Array.isArray(doc.hands) || !handsOf(doc).length) {
-    store.extra.replayError = t("replayNotAFile");
+    store.replayPage.error = t("replayNotAFile");
     store.update({ replay: null });
     return;
   }
-  store.extra.replayFile = doc;
+  store.replayPage.file = doc;
   await showHand(store, handsOf(doc)[0]);
 }
 
 export function renderReplayPage(store) {
-  const error = store.extra.replayError;
+  const { file, error } = store.replayPage;
   return h("section", { class: "card-panel replay-page", id: "replay-page", "aria-labelledby": "replay-page-title" },
     h("h1", { id: "replay-page-title", text: t("replayPageTitle") }),
     h("p", { text: t("replayPageText") }),
@@ -62,8 +62,8 @@ export function renderReplayPage(store) {
       h("span", { text: t("replayChoose") }),
       h("input", { type: "file", id: "replay-file", accept: "application/json,.json" })),
     error ? h("p", { class: "error", id: "replay-error", role: "alert", text: error }) : null,
-    store.extra.replayFile && !store.replay
-      ? h("button", { type: "button", class: "btn", data: { action: "replay-hand", hand: String(handsOf(store.extra.replayFile)[0]) }, text: t("replay") })
+    file && !store.replay
+      ? h("button", { type: "button", class: "btn", data: { action: "replay-hand", hand: String(handsOf(file)[0]) }, text: t("replay") })
       : null,
     h("p", {}, h("a", { href: "/", class: "btn", text: t("rulesBack") })),
   );

@@ -12,8 +12,6 @@ const MAX_WAIT_MS = 4000;
 const MAX_TRIES = 30;
 const SHOWN = 3;
 
-let generation = 0;
-
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** The seats this device may review: its own, or in local play every human seat it holds. */
@@ -50,15 +48,16 @@ function placed(decisions, steps) {
 
 /**
  * Load `seat`'s review of the hand that just ended into `store.review`:
- * {seat, hand, status: "loading" | "pending" | "ready" | "slow" | "error", shown, steps, error}.
- * A newer call (another seat, a retry) or the next hand stops an older one's polling.
+ * {seat, hand, status: "loading" | "pending" | "ready" | "slow" | "error", shown, steps, error, run}.
+ * A newer call (another seat, a retry) or the next hand stops an older one's polling: each
+ * call's `run` is its own, and a review that is not the call's own ends it.
  */
 export async function loadReview(store, seat) {
-  const mine = ++generation;
-  const current = () => mine === generation && store.review?.seat === seat;
+  const run = {};
+  const current = () => store.review?.run === run;
   // Whether the seat won the hand is known at once (the view's result); the title says it.
   const won = store.view?.hand_result?.winner === seat;
-  store.update({ review: { seat, hand: null, status: "loading", shown: [], steps: null, error: null, won, net: null } });
+  store.update({ review: { seat, hand: null, status: "loading", shown: [], steps: null, error: null, won, net: null, run } });
   const token = tokenOf(store, seat);
   const room = store.session.room;
   try {
@@ -101,6 +100,5 @@ export function decisionReplay(store, version) {
 
 /** Forget the review (a new hand began): any polling still running stops. */
 export function dropReview(store) {
-  generation++;
   store.review = null;
 }

@@ -34,6 +34,6 @@ export async function refreshSavedStatus(store, games) {
       if (err.status === 404 || err.status === 410) found[g.room] = { kind: "gone", text: t("statusGone") };
     }
   }));
-  store.extra.savedStatus = found;
+  store.lobby.statuses = found;
   if (store.page === "lobby") store.emit();
 }

@@ -1,18 +1,11 @@
-// Games this browser holds a seat in. Seat tokens live here (localStorage) and in the
-// URL fragment only: they never reach a server log.
+// Games this browser holds a seat in. Seat tokens live here (localStorage, storage.js) and
+// in the URL fragment only: they never reach a server log.
+import { drop, keep, load } from "./storage.js";
+
 const KEY = "rummy.games";
 
-function readAll() {
-  try {
-    return JSON.parse(localStorage.getItem(KEY)) || {};
-  } catch {
-    return {};
-  }
-}
-
-function writeAll(all) {
-  localStorage.setItem(KEY, JSON.stringify(all));
-}
+const readAll = () => load(KEY, {});
+const writeAll = (all) => keep(KEY, all);
 
 export function savedGames() {
   return Object.values(readAll()).sort((a, b) => (b.updated || 0) - (a.updated || 0));
@@ -32,20 +25,16 @@ export function forgetGame(room) {
   const all = readAll();
   delete all[room];
   writeAll(all);
-  localStorage.removeItem(`rummy.sheet.${room}`);
+  drop(`rummy.sheet.${room}`);
 }
 
 /** The score sheet this browser saw: [{hand, points}] per finished hand. */
 export function loadSheet(room) {
-  try {
-    return JSON.parse(localStorage.getItem(`rummy.sheet.${room}`)) || [];
-  } catch {
-    return [];
-  }
+  return load(`rummy.sheet.${room}`, []);
 }
 
 export function saveSheet(room, sheet) {
-  localStorage.setItem(`rummy.sheet.${room}`, JSON.stringify(sheet));
+  keep(`rummy.sheet.${room}`, sheet);
 }
 
 export const seatUrl = (room, token) => `${location.origin}/r/${room}#seat=${token}`;

@@ -7,23 +7,22 @@ import { t } from "./i18n.js";
 import { namesList, seatName } from "./names.js";
 
 const PLAYING = ["draw", "play"];
-// The server's wait before a stand-in (GET /api/rooms/{room} options.away_seconds).
-const awaySeconds = new Map();
-let ticker = null;
 
 /** Seconds from now until `iso` (never below zero), by this browser's clock. */
 function secondsUntil(iso, extra = 0) {
   return Math.max(0, Math.ceil((Date.parse(iso) + extra * 1000 - Date.now()) / 1000));
 }
 
-/** Learn the room's away wait once (the lobby's summary read), for the countdown. */
-export async function learnRoom(getRoom, room) {
-  if (awaySeconds.has(room)) return;
+/** Learn the room's wait before a stand-in once (GET /api/rooms/{room}
+ * options.away_seconds, the lobby's summary read), for the countdown. */
+export async function learnRoom(store, getRoom, room) {
+  const waits = store.table.awaySeconds;
+  if (room in waits) return;
   try {
     const info = await getRoom(room);
-    awaySeconds.set(room, Number(info.options?.away_seconds ?? 60));
+    waits[room] = Number(info.options?.away_seconds ?? 60);
   } catch {
-    awaySeconds.set(room, 60);
+    waits[room] = 60;
   }
 }
 
@@ -31,10 +30,11 @@ export async function learnRoom(getRoom, room) {
 export function keepTicking(store) {
   const view = store.view;
   const needed = store.page === "table" && view && (view.turn_deadline || (view.seats || []).some((s) => s.away_since));
-  if (needed && !ticker) ticker = setInterval(() => store.emit(), 1000);
-  if (!needed && ticker) {
-    clearInterval(ticker);
-    ticker = null;
+  const table = store.table;
+  if (needed && !table.ticker) table.ticker = setInterval(() => store.emit(), 1000);
+  if (!needed && table.ticker) {
+    clearInterval(table.ticker);
+    table.ticker = null;
   }
 }
 
@@ -61,7 +61,7 @@ export function awayBanners(store) {
       gone.push(name);
       return;
     }
-    const left = secondsUntil(seat.away_since, awaySeconds.get(s.room) ?? 60);
+    const left = secondsUntil(seat.away_since, store.table.awaySeconds[s.room] ?? 60);
     const canAsk = s.token && view.seat !== null && left === 0;
     items.push(h("div", { class: "banner left-table", role: "status", data: { seat: String(i) } },
       h("span", { text: t("leftTable", { name }) }),

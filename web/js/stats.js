@@ -2,16 +2,12 @@
 // mode, the hands and matches played and won and the best hand. A hand counts once, when
 // its result first reaches this browser; the seat is this browser's own (in local play the
 // seat whose view it is, so a device shared by two counts the hands of whoever holds it).
+import { keep, load } from "./storage.js";
+
 const KEY = "rummy.stats";
 const SEEN_MAX = 400; // rooms' hands already counted, newest kept
 
-function readAll() {
-  try {
-    return { rows: {}, seen: [], ...(JSON.parse(localStorage.getItem(KEY)) || {}) };
-  } catch {
-    return { rows: {}, seen: [] };
-  }
-}
+const readAll = () => ({ rows: {}, seen: [], ...load(KEY, {}) });
 
 const blank = () => ({ hands: 0, handsWon: 0, matches: 0, matchesWon: 0, best: null });
 
@@ -39,7 +35,7 @@ export function recordHand(room, mode, view, penalty) {
     if ((view.match_winner || []).includes(view.seat)) row.matchesWon += 1;
   }
   all.rows[name] = row;
-  localStorage.setItem(KEY, JSON.stringify(all));
+  keep(KEY, all);
 }
 
 /** [{variant, mode, hands, handsWon, matches, matchesWon, best}], most hands first. */
@@ -55,5 +51,5 @@ export function statsRows() {
 /** Forget every figure (the hands already counted stay counted). */
 export function resetStats() {
   const all = readAll();
-  localStorage.setItem(KEY, JSON.stringify({ rows: {}, seen: all.seen }));
+  keep(KEY, { rows: {}, seen: all.seen });
 }

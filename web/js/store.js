@@ -1,5 +1,8 @@
 // The one place state lives: the server's view plus what this browser adds (card order,
-// selection, staged melds, banners). Every change dispatches "change".
+// selection, staged melds, banners), and a named part for each page's own (lobby, table,
+// chat, challenge, replay page, prefs). Renderers read only this; every change dispatches
+// "change". Modules keep no state of their own beyond handles of work in flight (a socket,
+// a timer), which nothing draws (tests/web/test_web_modules.py).
 import { compareByRank, compareBySuit } from "./cards.js";
 import { loadOrder, saveOrder } from "./hand-order.js";
 
@@ -57,7 +60,29 @@ export class Store extends EventTarget {
     this.review = null; // the hand review on the hand-end screen (review.js)
     this.pending = false;
     this.dragging = null; // {ids, codes} of cards being dragged (drag.js)
-    this.extra = {}; // page data: join summary, rules variant
+    this.message = null; // the error page's sentence
+    // This browser's own choices (storage.js), read once at boot; the switches write both.
+    this.prefs = { muted: false, motion: true };
+    // The pages before a table: the new game's form, the saved games with where each stands
+    // (saved-status.js), this browser's statistics, the rules page's variant, a room to join.
+    this.lobby = {
+      form: { variant: "classic", players: "2", mode: "online", level: "medium", name: "", spectators: true, chat: true },
+      games: [], statuses: {}, stats: [], rulesVariant: null, join: null,
+    };
+    // The table's own, beside the view and the hand above: local play's names typed in the
+    // lobby (names.js), the room's wait before a stand-in and the countdown's ticker
+    // (seats-alive.js), "while you were away" (missed.js) and the rooms whose first view this
+    // page has had, a rematch asked (friends.js), the challenge the room belongs to.
+    this.table = {
+      localNames: [], awaySeconds: {}, ticker: null, missed: null, opened: new Set(), rematch: null, challenge: null,
+    };
+    // The room's chat (chat.js): whose it is, what was said, what this seat muted.
+    this.chat = { room: null, token: null, seat: null, canWrite: false, open: false, unread: 0, messages: [], muted: new Set(), names: [] };
+    // The challenge page (challenge.js): {id, invite, friend, result, error, mine, owned}.
+    this.challenge = null;
+    // The replay page (replay-page.js): the record file opened and what went wrong reading it;
+    // the replay shown, of a room or a file, is `replay` above.
+    this.replayPage = { file: null, error: null };
   }
 
   /** The rule set `name` as GET /api/variants publishes it ({} until it has answered). */

@@ -15,6 +15,7 @@
 // cards[w[n-1-i] mod (i+1)]. Seat by seat, each takes hand_size cards; the next card
 // starts the discard pile and the rest is the stock, top first.
 import TEXT from "./lang/verify-text.js";
+import { keep, load } from "./storage.js";
 
 export const SHUFFLE_METHOD = "shake256-fisher-yates-v1";
 const MASK = (1n << 64n) - 1n;
@@ -457,12 +458,8 @@ export function seenFromNotes(log, notes) {
 const NOTES = (room) => `rummy-verify:${room}`;
 
 function loadNotes(room) {
-  try {
-    const notes = JSON.parse(localStorage.getItem(NOTES(room)) || "[]");
-    return Array.isArray(notes) ? notes : [];
-  } catch {
-    return [];
-  }
+  const notes = load(NOTES(room), []);
+  return Array.isArray(notes) ? notes : [];
 }
 
 /** Note the commitment the seat's view shows now (this device keeps it for later). */
@@ -476,7 +473,7 @@ async function noteCurrent(room, token) {
   const notes = loadNotes(room);
   if (!notes.some((n) => n.version === view.version && n.commitment === view.commitment)) {
     notes.push({ version: view.version, hand_number: view.hand_number, commitment: view.commitment });
-    localStorage.setItem(NOTES(room), JSON.stringify(notes.slice(-500)));
+    keep(NOTES(room), notes.slice(-500));
   }
   return view;
 }
@@ -586,7 +583,7 @@ async function run(form, results, say) {
 
 if (typeof document !== "undefined") {
   // The page speaks the table's language (a stored choice, else the browser's); i18n.js is
-  // loaded only here, as it needs localStorage.
+  // loaded only here, as it needs the browser's storage.
   const { lang, setLang } = await import("./i18n.js");
   const form = document.getElementById("verify-form");
   const results = document.getElementById("results");
