@@ -10,7 +10,7 @@ from app.db import create_sessionmaker
 from app.persist.committer import GroupCommitter
 from app.persist.memory import MemoryStore
 from app.persist.pg_writer import PostgresBatches
-from app.persist.records import Commit, HandRecord, LogEntry, NewSeat, SeatRow, Snapshot
+from app.persist.rows import Commit, HandRecord, LogEntry, NewSeat, SeatRow, Snapshot
 from app.persist.sealing import cipher_for
 from app.persist.sql import SqlStore
 from app.persist.sql_writer import Batches, SqlWriter

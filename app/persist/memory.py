@@ -12,7 +12,7 @@ from datetime import datetime
 
 import rules
 from app.errors import RoomNotFound
-from app.persist.records import (
+from app.persist.rows import (
     Commit,
     HandRecord,
     LogEntry,

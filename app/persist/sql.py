@@ -22,7 +22,7 @@ import rules
 from app.errors import RoomNotFound
 from app.models import Hand, MoveLog, Room, Seat
 from app.persist import plain_rows, seat_claim, sqlite_setup
-from app.persist.records import (
+from app.persist.rows import (
     Commit,
     HandRecord,
     LogEntry,

@@ -20,7 +20,7 @@ from datetime import datetime
 from typing import Protocol
 
 import rules
-from app.persist.records import Commit, HandRecord, LogEntry, Mark, Snapshot
+from app.persist.rows import Commit, HandRecord, LogEntry, Mark, Snapshot
 
 # One entry of a group commit: the room as the move saw it, the entry, and its time.
 Batch = Sequence[tuple[Snapshot, Commit, datetime]]

@@ -13,7 +13,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 import rules
-from app.persist.records import Commit, Snapshot
+from app.persist.rows import Commit, Snapshot
 
 PLAYING = ("draw", "play")
 

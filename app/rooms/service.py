@@ -24,7 +24,7 @@ import rules
 from app.errors import AppError, RoomFull, StaleVersion, WaitingForPlayers
 from app.metrics import M, hand_ended, refused
 from app.persist import Commit, Snapshot
-from app.persist.records import lowest_free_seat, seat_taken
+from app.persist.rows import lowest_free_seat, seat_taken
 from app.rooms import setup
 from app.rooms.entries import completed, first_deadline
 from app.rooms.port import stand_in_entry

@@ -12,7 +12,7 @@ import bots
 import rules
 from app.config import Settings
 from app.errors import Forbidden, InvalidRequest
-from app.persist.records import NewSeat, Snapshot, new_snapshot
+from app.persist.rows import NewSeat, Snapshot, new_snapshot
 from app.rooms.tokens import hash_token, new_token, seed_bytes
 
 # The computer seats' strategies and levels a room may name (POST /api/rooms `bots`).

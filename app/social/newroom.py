@@ -12,7 +12,7 @@ from datetime import timedelta
 
 import rules
 from app.persist import NewSeat
-from app.persist.records import new_snapshot
+from app.persist.rows import new_snapshot
 from app.rooms.service import RoomService
 
 

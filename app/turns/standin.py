@@ -23,7 +23,7 @@ import logging
 from datetime import UTC, datetime
 
 from app.errors import InvalidRequest, SeatPresent, StaleVersion
-from app.persist.records import Snapshot
+from app.persist.rows import Snapshot
 from app.rooms.port import RoomPort, TurnSteps, stand_in_entry
 
 log = logging.getLogger("rummy.standin")

@@ -21,7 +21,7 @@ from app import migrate
 from app.db import create_engine, create_sessionmaker
 from app.persist import Commit, SeatRow, SqlStore
 from app.persist.pg_writer import PostgresBatches
-from app.persist.records import NewSeat, new_snapshot
+from app.persist.rows import NewSeat, new_snapshot
 from app.persist.sealing import StateCipher, decode_key, new_key
 from app.persist.sql_writer import Batches, EngineBatches, SqlWriter
 from app.persist.sqlite_writer import WriterProcess, sqlite_file
