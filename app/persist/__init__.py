@@ -1,5 +1,5 @@
 """Persistence: a `Store` for reads and room set-up, a `Writer` for moves (store.py), their
-SQL and in-memory implementations, the group commit, and the sealing of secrets at rest."""
+SQL implementations, the group commit, and the sealing of secrets at rest."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.config import Settings
 from app.db import create_sessionmaker
 from app.persist.committer import GroupCommitter
-from app.persist.memory import MemoryStore
 from app.persist.pg_writer import PostgresBatches
 from app.persist.rows import Commit, HandRecord, LogEntry, NewSeat, SeatRow, Snapshot
 from app.persist.sealing import cipher_for
@@ -22,7 +21,6 @@ __all__ = [
     "GroupCommitter",
     "HandRecord",
     "LogEntry",
-    "MemoryStore",
     "NewSeat",
     "SeatRow",
     "Snapshot",

@@ -10,7 +10,7 @@ Implementations, side by side in this package:
   driver: the fallback, and the batch path when RUMMY_BATCH_WRITER=false), SQLite's
   writer process (`sqlite_writer.WriterProcess`, a whole batch in one request) or
   PostgreSQL's one statement (`pg_writer.PostgresBatches`);
-- `memory.MemoryStore` with `memory.MemoryWriter`, for fast tests of the room service.
+- `tests/kit/memory_store.MemoryStore` with its `MemoryWriter`, for fast tests of the room service.
 """
 
 from __future__ import annotations
