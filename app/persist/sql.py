@@ -222,8 +222,7 @@ class SqlStore:
                 claim = {**values, "seat_no": seat, "seat_name": name or f"Player {seat + 1}"}
                 if (await conn.execute(seat_claim.CLAIM, claim)).rowcount == 1:
                     await conn.execute(seat_claim.TOUCH_ROOM, values)
-                    full = (await conn.execute(seat_claim.FREE_SEATS, values)).first() is None
-                    if deadline is not None and full:
+                    if deadline is not None:
                         await conn.execute(seat_claim.START_TIMER, values)
                     return seat
         return None

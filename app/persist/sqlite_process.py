@@ -113,7 +113,7 @@ class Connection:
         claim = {**params, "seat_no": seat, "seat_name": name or f"Player {seat + 1}"}
         conn.execute(sql["claim_seat"], claim)
         conn.execute(sql["touch_room"], params)
-        if params["deadline"] is not None and len(free) == 1:
+        if params["deadline"] is not None:
             conn.execute(sql["start_timer"], params)
         return seat
 

@@ -53,8 +53,8 @@ class RoomService(RoomReads):
         return room.id, tokens
 
     async def open(self, room: Snapshot) -> None:
-        """Write a new room (made by `setup.new_room`, or from a rematch's or a challenge's
-        plan, app/social/newroom.py) and cache it as written: the creator's first socket
+        """Write a new room (made by the one factory, `setup.planned_room`: a lobby's, a
+        rematch's or a challenge's) and cache it as written: the creator's first socket
         (and in a storm, thousands of them) is authorized and sent its view without reading
         the room back."""
         await self.store.create(room)

@@ -26,16 +26,12 @@ from pydantic import BaseModel
 from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-import rules
-from app.errors import AppError, InvalidRequest, NotFound
-from app.persist import NewSeat
+from app.errors import AppError, NotFound
 from app.rooms.service import RoomService
-from app.rooms.setup import DEFAULT_BOT, bot_seat_name, is_known_bot, players_range
-from app.rooms.tokens import hash_token, new_token
+from app.rooms.setup import lobby_seats, planned_room, seat_bots, table_players
 from app.social.invites import Invites, check_owner, owner_secret
 from app.social.keys import derive
 from app.social.models import Challenge, ChallengeEntry
-from app.social.newroom import open_room
 from rummy_wire.friends import ChallengeResult, Entry, EntryHand
 
 
@@ -63,13 +59,8 @@ class Challenges:
     ) -> Seated:
         """A new challenge, its first entry (the caller's), its owner secret and its first
         invitation, named `invite_name`."""
-        if variant not in rules.VARIANTS:
-            raise InvalidRequest(f"unknown variant {variant!r}; see GET /api/variants")
-        low, high = players_range(rules.get_variant(variant))
-        players = low if players is None else players
-        if not low <= players <= high:
-            raise InvalidRequest(f"{variant} takes {low} to {high} players")
-        levels = _levels(players, bots)
+        players = table_players(variant, players, None)
+        levels = {str(seat): level for seat, level in seat_bots("computer", players, bots).items()}
         challenge = secrets.token_urlsafe(9)
         room, token = await self._open(challenge, variant, levels, name)
         async with self._sessions.begin() as session:
@@ -131,21 +122,19 @@ class Challenges:
         self, challenge: str, variant: str, levels: dict[str, str], name: str
     ) -> tuple[str, str]:
         players = len(levels) + 1
-        token = new_token()
-        seats = [NewSeat(name=name, token_hash=hash_token(token), bot=None)]
-        for seat in range(1, players):
-            level = levels[str(seat)]
-            bot_name = bot_seat_name(seat, [s.name for s in seats])
-            seats.append(NewSeat(name=bot_name, token_hash=None, bot=level))
-        room = await open_room(
-            self._service,
+        chosen = {int(seat): level for seat, level in levels.items()}
+        seats, tokens = lobby_seats("computer", players, name, chosen)
+        room = planned_room(
+            self._service.clock(),
             variant=variant,
             mode="computer",
             seats=seats,
             match_seed=derive(self._service.settings, "challenge-seed", challenge),
             spectators=False,
         )
-        return room, token
+        await self._service.open(room)
+        assert tokens[0] is not None
+        return room.id, tokens[0]
 
     async def _find(self, challenge: str) -> Challenge:
         async with self._sessions() as session:
@@ -196,18 +185,3 @@ class Challenges:
             hands=hands,
             match_winner=winners[0] if winners else None,
         )
-
-
-def _levels(players: int, bots: dict[str, str]) -> dict[str, str]:
-    """The bot level of every seat but the caller's (seat 0); unnamed seats get the
-    default. Raises InvalidRequest."""
-    levels: dict[str, str] = {}
-    for key, level in bots.items():
-        if not key.isdigit() or not 1 <= int(key) < players:
-            raise InvalidRequest(f"bots: seat {key!r} must be a number from 1 to {players - 1}")
-        if not is_known_bot(level):
-            raise InvalidRequest(f"bots: unknown strategy {level!r}")
-        levels[str(int(key))] = level
-    for seat in range(1, players):
-        levels.setdefault(str(seat), DEFAULT_BOT)
-    return dict(sorted(levels.items(), key=lambda kv: int(kv[0])))
