@@ -27,11 +27,11 @@ from sqlalchemy import func, select
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.errors import AppError, NotFound
+from app.persist.social_tables import Challenge, ChallengeEntry
 from app.rooms.service import RoomService
 from app.rooms.setup import lobby_seats, planned_room, seat_bots, table_players
 from app.social.invites import Invites, check_owner, owner_secret
 from app.social.keys import derive
-from app.social.models import Challenge, ChallengeEntry
 from rummy_wire.friends import ChallengeResult, Entry, EntryHand
 
 

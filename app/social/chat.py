@@ -22,8 +22,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.errors import AppError, Forbidden, InvalidText, RateLimited, Unauthorized
 from app.persist.sealing import StateCipher
+from app.persist.social_tables import ChatMessage
 from app.rooms.service import RoomService
-from app.social.models import ChatMessage
 from app.social.options import RoomSocialRows
 from rummy_wire.friends import ChatMessage as ChatEntry
 from rummy_wire.textpolicy import Refused, check_text

@@ -28,8 +28,8 @@ from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.config import Settings
 from app.errors import AppError, Forbidden, Unauthorized
+from app.persist.social_tables import ChallengeInvite
 from app.social.keys import derive
-from app.social.models import ChallengeInvite
 
 MAX_INVITES = 100  # per challenge
 MAX_CODE = 128  # a longer "code" is no code of ours

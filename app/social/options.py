@@ -1,4 +1,4 @@
-"""A room's social row (app/social/models.py `RoomSocial`): its chat option and its
+"""A room's social row (app/persist/social_tables.py `RoomSocial`): its chat option and its
 rematch, and how the room's public summary shows them."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-from app.social.models import RoomSocial
+from app.persist.social_tables import RoomSocial
 from app.views import RoomSummary
 
 
