@@ -147,7 +147,7 @@ def _lifespan(
         hub.keep_current(service.snapshots.rooms, service.snapshots.forget)
         app.state.service = service
         app.state.turns = turns
-        attach_friends(service, engine)  # chat, rematch, challenges (app/social/)
+        attach_friends(service)  # chat, rematch, challenges (app/social/)
         app.state.fanout = Fanout(service)
         stop_metrics = metrics.start(settings, app.state.fanout, service)
         _tune_gc()

@@ -33,6 +33,7 @@ from app.persist.rows import (
     with_attendance,
 )
 from app.persist.sealing import StateCipher
+from app.persist.social_sql import SocialRows
 from app.persist.sql_writer import EngineBatches, SqlWriter
 from app.persist.sqlite_setup import SetupOp
 from app.persist.store import Writer
@@ -60,9 +61,10 @@ def _marks_query() -> Select[Any]:
 _MARKS = _marks_query()  # built once: building it costs more than running it
 
 
-class SqlStore:
+class SqlStore(SocialRows):
     """Reads and makes rooms through SQLAlchemy; every method runs in its own short
-    transaction. Moves are written by `writer` (a one-hop writer, or the engine's)."""
+    transaction. Moves are written by `writer` (a one-hop writer, or the engine's); the
+    friends' rows by `SocialRows` (social_sql.py)."""
 
     def __init__(
         self,

@@ -23,14 +23,13 @@ import json
 import secrets
 
 from pydantic import BaseModel
-from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
 from app.errors import AppError, NotFound
-from app.persist.social_tables import Challenge, ChallengeEntry
+from app.persist.rows import ChallengePlan, EntryRow
+from app.persist.social_tables import Challenge
 from app.rooms.service import RoomService
 from app.rooms.setup import lobby_seats, planned_room, seat_bots, table_players
-from app.social.invites import Invites, check_owner, owner_secret
+from app.social.invites import Invites, check_owner, invite_hash, new_invite_code, owner_secret
 from app.social.keys import derive
 from rummy_wire.friends import ChallengeResult, Entry, EntryHand
 
@@ -49,10 +48,10 @@ class Seated(BaseModel):
 
 
 class Challenges:
-    def __init__(self, service: RoomService, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(self, service: RoomService) -> None:
         self._service = service
-        self._sessions = sessions
-        self.invites = Invites(sessions)
+        self._store = service.store
+        self.invites = Invites(service.store)
 
     async def create(
         self, variant: str, players: int | None, bots: dict[str, str], name: str, invite_name: str
@@ -63,20 +62,19 @@ class Challenges:
         levels = {str(seat): level for seat, level in seat_bots("computer", players, bots).items()}
         challenge = secrets.token_urlsafe(9)
         room, token = await self._open(challenge, variant, levels, name)
-        async with self._sessions.begin() as session:
-            session.add(
-                Challenge(
-                    id=challenge,
-                    room_id=room,
-                    variant=variant,
-                    players=players,
-                    bots=json.dumps(levels),
-                    created_at=self._service.clock(),
-                )
-            )
-            await session.flush()
-            session.add(ChallengeEntry(challenge_id=challenge, room_id=room, seq=0, name=name))
-            invite = await self.invites.make(challenge, invite_name, self._service.clock(), session)
+        invite = new_invite_code()
+        plan = ChallengePlan(
+            challenge=challenge,
+            room=room,
+            variant=variant,
+            players=players,
+            bots=json.dumps(levels),
+            now=self._service.clock(),
+            name=name,
+            invite_hash=invite_hash(invite),
+            invite_name=invite_name,
+        )
+        await self._store.add_challenge(plan)
         owner = owner_secret(self._service.settings, challenge)
         return Seated(
             challenge=challenge, room=room, seat=0, token=token, owner=owner, invite=invite
@@ -98,21 +96,7 @@ class Challenges:
         code_hash, invite_name = await self.invites.spend(challenge, invite, self._service.clock())
         try:
             room, token = await self._open(challenge, found.variant, levels, name)
-            async with self._sessions.begin() as session:
-                seq = await session.scalar(
-                    select(func.count())
-                    .select_from(ChallengeEntry)
-                    .where(ChallengeEntry.challenge_id == challenge)
-                )
-                session.add(
-                    ChallengeEntry(
-                        challenge_id=challenge,
-                        room_id=room,
-                        seq=int(seq or 0),
-                        name=name,
-                        invite_name=invite_name,
-                    )
-                )
+            await self._store.add_entry(challenge, room, name, invite_name)
         except Exception:
             await self.invites.unspend(code_hash)  # no entry started: the link still works
             raise
@@ -137,8 +121,7 @@ class Challenges:
         return room.id, tokens[0]
 
     async def _find(self, challenge: str) -> Challenge:
-        async with self._sessions() as session:
-            found = await session.get(Challenge, challenge)
+        found = await self._store.challenge(challenge)
         if found is None:
             raise ChallengeNotFound(f"no challenge {challenge}")
         return found
@@ -147,16 +130,8 @@ class Challenges:
         """Every entry side by side, from its start, finished or not: only hands that are
         over, points and winners only."""
         found = await self._find(challenge)
-        async with self._sessions() as session:
-            rows = (
-                await session.scalars(
-                    select(ChallengeEntry)
-                    .where(ChallengeEntry.challenge_id == challenge)
-                    .order_by(ChallengeEntry.seq)
-                )
-            ).all()
         entries = []
-        for row in rows:
+        for row in await self._store.entries(challenge):
             try:
                 entries.append(await self._entry(row))
             except AppError:
@@ -169,18 +144,18 @@ class Challenges:
             entries=entries,
         )
 
-    async def _entry(self, row: ChallengeEntry) -> Entry:
-        snap = await self._service.current(row.room_id)
+    async def _entry(self, row: EntryRow) -> Entry:
+        snap = await self._service.current(row.room)
         hands = [
             EntryHand(hand=h.hand, points=list(h.result.points), winner=h.result.winner)
-            for h in await self._service.hand_log(row.room_id)
+            for h in await self._service.hand_log(row.room)
             if h.result is not None
         ]
         winners = snap.state.match_winner
         return Entry(
             name=row.name,
             invite_name=row.invite_name,
-            room=row.room_id,
+            room=row.room,
             finished=snap.state.phase == "match_over",
             hands=hands,
             match_winner=winners[0] if winners else None,

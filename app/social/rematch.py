@@ -18,11 +18,7 @@ import base64
 import weakref
 from dataclasses import dataclass
 
-from sqlalchemy import delete
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 import rules
-from app.models import Room
 from app.persist import NewSeat, Snapshot
 from app.rooms.service import RoomService
 from app.rooms.setup import new_match_seed, new_room_id, planned_room
@@ -45,11 +41,9 @@ class Rematches:
     def __init__(
         self,
         service: RoomService,
-        sessions: async_sessionmaker[AsyncSession],
         rows: RoomSocialRows,
     ) -> None:
         self._service = service
-        self._sessions = sessions
         self._rows = rows
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -121,9 +115,7 @@ class Rematches:
         return made.id
 
     async def _delete(self, room: str) -> None:
-        # Its seats, hand and social row go with it (ON DELETE CASCADE).
-        async with self._sessions.begin() as session:
-            await session.execute(delete(Room).where(Room.id == room))
+        await self._service.store.delete_room(room)
         self._service.snapshots.forget(room)
 
 
