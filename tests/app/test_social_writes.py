@@ -5,7 +5,6 @@ rows along; and SQLite's writer process writes the same rows as the engine."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -14,8 +13,7 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 import rules
-from app import migrate
-from app.db import create_engine, create_sessionmaker
+from app.db import create_sessionmaker
 from app.persist import NewSeat, SqlStore
 from app.persist.rows import ChallengePlan, new_snapshot
 from app.persist.sealing import StateCipher, decode_key, new_key
@@ -23,14 +21,6 @@ from app.persist.sqlite_writer import WriterProcess, sqlite_file
 
 NOW = datetime(2026, 12, 7, 20, 0, 0, 250000, tzinfo=UTC)
 CIPHER = StateCipher(decode_key(new_key()))
-
-
-@pytest.fixture
-async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
-    engine = create_engine(database_url)
-    await migrate.upgrade(engine)
-    yield engine
-    await engine.dispose()
 
 
 async def new_room(store: SqlStore) -> str:
