@@ -9,7 +9,7 @@ from app.config import Settings
 from app.db import create_sessionmaker
 from app.persist.committer import GroupCommitter
 from app.persist.pg_writer import PostgresBatches
-from app.persist.rows import Commit, HandRecord, LogEntry, NewSeat, SeatRow, Snapshot
+from app.persist.rows import Commit, HandRow, LogEntry, NewSeat, SeatRow, Snapshot
 from app.persist.sealing import cipher_for
 from app.persist.sql import SqlStore
 from app.persist.sql_writer import Batches, SqlWriter
@@ -19,7 +19,7 @@ from app.persist.store import Store, Writer
 __all__ = [
     "Commit",
     "GroupCommitter",
-    "HandRecord",
+    "HandRow",
     "LogEntry",
     "NewSeat",
     "SeatRow",

@@ -146,7 +146,7 @@ class Commit:
 
 
 @dataclass(frozen=True)
-class HandRecord:
+class HandRow:
     """One finished hand: its deal (rules.hand_start as JSON, in the clear) and versions."""
 
     seq: int

@@ -24,7 +24,7 @@ from app.models import Hand, MoveLog, Room, Seat
 from app.persist import plain_rows, seat_claim, sqlite_setup
 from app.persist.rows import (
     Commit,
-    HandRecord,
+    HandRow,
     LogEntry,
     Mark,
     SeatRow,
@@ -270,7 +270,7 @@ class SqlStore(SocialRows):
             )
             return list(rows.all())
 
-    async def finished_hands(self, room_id: str) -> list[tuple[HandRecord, list[LogEntry]]]:
+    async def finished_hands(self, room_id: str) -> list[tuple[HandRow, list[LogEntry]]]:
         """Every hand that has ended, with its entries in version order."""
         async with self._sessions() as session:
             hands = (
@@ -291,7 +291,7 @@ class SqlStore(SocialRows):
         cipher = self._cipher
         return [
             (
-                HandRecord(
+                HandRow(
                     seq=h.seq,
                     start=cipher.open(cipher.hand_context(room_id, h.seq), h.start),
                     start_version=h.start_version,

@@ -25,7 +25,7 @@ from app.persist.rows import (
     ChatRow,
     Commit,
     EntryRow,
-    HandRecord,
+    HandRow,
     LogEntry,
     Mark,
     Snapshot,
@@ -65,7 +65,7 @@ class Store(Protocol):
     async def ping(self) -> None: ...
 
     async def create(self, room: Snapshot) -> None:
-        """Write a new room (`records.new_snapshot`): its row, seats and first hand."""
+        """Write a new room (`rows.new_snapshot`): its row, seats and first hand."""
         ...
 
     async def load(self, room_id: str) -> Snapshot:
@@ -99,7 +99,7 @@ class Store(Protocol):
         """Up to `limit` rooms whose turn deadline is `now` or earlier, most overdue first."""
         ...
 
-    async def finished_hands(self, room_id: str) -> list[tuple[HandRecord, list[LogEntry]]]:
+    async def finished_hands(self, room_id: str) -> list[tuple[HandRow, list[LogEntry]]]:
         """Every hand that has ended, with its entries in version order."""
         ...
 

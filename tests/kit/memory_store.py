@@ -17,7 +17,7 @@ from app.persist.rows import (
     ChatRow,
     Commit,
     EntryRow,
-    HandRecord,
+    HandRow,
     LogEntry,
     Mark,
     Snapshot,
@@ -32,7 +32,7 @@ from app.persist.store import Batch, Writer, batch_order
 class _Room:
     snapshot: Snapshot
     token_hashes: list[str | None]
-    hands: list[HandRecord] = field(default_factory=list)
+    hands: list[HandRow] = field(default_factory=list)
     log: list[tuple[int, LogEntry]] = field(default_factory=list)  # (hand_seq, entry)
 
 
@@ -173,7 +173,7 @@ class MemoryStore(MemorySocial):
         self._rooms[room.id] = _Room(
             snapshot=room,
             token_hashes=[s.token_hash for s in room.seats],
-            hands=[HandRecord(seq=0, start=start, start_version=0, end_version=None)],
+            hands=[HandRow(seq=0, start=start, start_version=0, end_version=None)],
         )
 
     async def load(self, room_id: str) -> Snapshot:
@@ -234,7 +234,7 @@ class MemoryStore(MemorySocial):
                 for h in room.hands
             ]
         if entry.new_hand_start is not None:
-            room.hands.append(HandRecord(snap.hand_seq + 1, entry.new_hand_start, version, None))
+            room.hands.append(HandRow(snap.hand_seq + 1, entry.new_hand_start, version, None))
         return version
 
     async def marks(self, room_ids: Iterable[str]) -> dict[str, Mark]:
@@ -255,7 +255,7 @@ class MemoryStore(MemorySocial):
         ]
         return [room_id for _, room_id in sorted(due)[:limit]]
 
-    async def finished_hands(self, room_id: str) -> list[tuple[HandRecord, list[LogEntry]]]:
+    async def finished_hands(self, room_id: str) -> list[tuple[HandRow, list[LogEntry]]]:
         room = self._room(room_id)
         return [
             (h, [e for seq, e in room.log if seq == h.seq])
