@@ -23,10 +23,9 @@ from app.rooms.tokens import fixed_match_seed, hash_token, new_token
 # The computer seats of a computer room (or a challenge) that no name was asked for.
 DEFAULT_BOT = "greedy"
 # The names computer seats sit under, one per seat, the same on the table, in the record and
-# in the replay. Named after their level, three bots at one table were three "Greedy bot"s
-# (and their seats three same-named regions); the web app renamed them on the table only.
-# Seat i takes the i-th name (modulo), the name the web app gave it; a later change unifies
-# this list with the web app's (web/js/lang, for rooms made before it).
+# in the replay, and distinct at one table (their seats are regions a screen reader names).
+# Seat i takes the i-th name (modulo), as in the web app's list (web/js/lang/en.js
+# `botNames`), which names the computer seats of a room that carries no names.
 BOT_SEAT_NAMES = ("Alex", "Beth", "Carl", "Dora", "Eddie", "Fran")
 
 

@@ -1,11 +1,10 @@
 """A challenge's invitations (docs/api.md v1.3): each good for one entry, made by the holder of
 the challenge's owner secret.
 
-A challenge used to be open to anyone with its link, as often as they liked, every entry
-dealt the same cards: a throw-away entry played to the end of hand 0 showed, in its own log,
-both starting hands and the whole stock in order, and the next entry was dealt exactly
-those. Now an entry starts only from an invitation, once; the comparison lists every entry
-from its start under its invitation's name, so a scout's abandoned entry is seen.
+Every entry of a challenge is dealt the same cards, so a throw-away entry played to the end
+of hand 0 would show, in its own log, both starting hands and the whole stock in order. An
+entry therefore starts only from an invitation, once; the comparison lists every entry from
+its start under its invitation's name, so a scout's abandoned entry is seen.
 
 - The owner secret is derived from the challenge id under the server key
   (app/social/keys.py): never stored, the same in every process, compared in constant time.

@@ -12,26 +12,22 @@ import pytest
 from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
-import rules
 from app.db import create_sessionmaker
 from app.persist import NewSeat, SqlStore
-from app.persist.rows import ChallengePlan, new_snapshot
+from app.persist.rows import ChallengePlan
 from app.persist.sealing import StateCipher, decode_key, new_key
 from app.persist.sqlite_writer import WriterProcess, sqlite_file
+from app.rooms.setup import planned_room
 
 NOW = datetime(2026, 12, 7, 20, 0, 0, 250000, tzinfo=UTC)
 CIPHER = StateCipher(decode_key(new_key()))
 
 
 async def new_room(store: SqlStore) -> str:
-    room_id = uuid.uuid4().hex
     seats = [NewSeat("Ann", uuid.uuid4().hex, None), NewSeat("Beth", None, "easy")]
-    state = rules.new_game("classic", 2, seed=bytes(32))
-    await store.create(
-        new_snapshot(room_id, variant="classic", players=2, mode="computer", state=state,
-                     seats=seats, now=NOW)
-    )  # fmt: skip
-    return room_id
+    room = planned_room(NOW, variant="classic", mode="computer", seats=seats, match_seed=bytes(32))
+    await store.create(room)
+    return room.id
 
 
 async def play_the_friends(store: SqlStore) -> dict[str, Any]:
