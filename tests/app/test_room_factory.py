@@ -45,14 +45,14 @@ def test_a_plan_the_rules_do_not_allow_is_refused(
 
 
 def test_every_room_gets_its_own_id_unless_its_plan_names_one() -> None:
-    def made(**kw: str) -> str:
+    def made(room_id: str | None = None) -> str:
         seats = [HUMAN, bot()]
         return planned_room(NOW, variant="classic", mode="computer", seats=seats,
-                            match_seed=new_match_seed(), **kw).id  # fmt: skip
+                            match_seed=new_match_seed(), room_id=room_id).id  # fmt: skip
 
     ids = {made() for _ in range(50)}
     assert len(ids) == 50 and all(len(i) == 12 for i in ids)
-    assert made(room_id="given") == "given"
+    assert made("given") == "given"
 
 
 def first_turn_deadline(seats: list[NewSeat], turn_seconds: int | None) -> datetime | None:
