@@ -139,7 +139,7 @@ def _lifespan(
         hub = create_hub(settings.redis_url, cipher_for(settings))
         await hub.start()
         store = create_store(engine, settings)
-        await store.seal_plain_rows()
+        await store.seal_cleartext_rows()
         service = RoomService(store, hub, settings, clock)
         turns = Turns(service, settings)
         service.turn_steps = turns.computer  # the move path's step after each commit
@@ -147,7 +147,7 @@ def _lifespan(
         hub.keep_current(service.snapshots.rooms, service.snapshots.forget)
         app.state.service = service
         app.state.turns = turns
-        attach_friends(service, engine)  # chat, rematch, challenges (app/social/)
+        attach_friends(service)  # chat, rematch, challenges (app/social/)
         app.state.fanout = Fanout(service)
         stop_metrics = metrics.start(settings, app.state.fanout, service)
         _tune_gc()

@@ -2,7 +2,8 @@
 
     get_strategy(name) -> Strategy      "random" | "greedy" | "expert", or a browser level
                                         "easy" | "medium" | "hard"; ValueError otherwise
-    STRATEGY_NAMES, LEVELS              the accepted names
+    STRATEGY_NAMES, LEVELS              the accepted names; NAMES: both, every name a
+                                        computer seat may be given
 
 `Strategy.choose(view: rules.SeatView, legal: Sequence[rules.Move], rng: random.Random)`
 returns one of `legal`. Strategies never see hidden cards. `expert` keeps a bounded memory per
@@ -23,6 +24,7 @@ from bots.strategy import Strategy
 
 STRATEGY_NAMES: tuple[str, ...] = ("random", "greedy", "expert")
 LEVELS: tuple[str, ...] = ("easy", "medium", "hard")
+NAMES: tuple[str, ...] = STRATEGY_NAMES + LEVELS
 LEVEL_STRATEGIES: dict[str, str] = {"easy": "easy", "medium": "greedy", "hard": "expert"}
 
 
@@ -84,6 +86,7 @@ def new_strategy(name: str) -> Strategy:
 
 __all__ = [
     "LEVELS",
+    "NAMES",
     "STRATEGY_NAMES",
     "Strategy",
     "get_strategy",

@@ -10,7 +10,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 
 from app.config import Settings
 from app.models import Base
-from app.social import models as _social_tables  # noqa: F401  (registers its tables)
+from app.persist import social_tables as _social_tables  # noqa: F401  (registers its tables)
 
 config = context.config
 target_metadata = Base.metadata

@@ -9,7 +9,7 @@ from typing import Annotated
 from fastapi import Depends, Path, Request
 from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 
-from app.persist.records import Snapshot
+from app.persist.rows import Snapshot
 from app.rooms.service import RoomService
 from app.turns.drivers import Turns
 

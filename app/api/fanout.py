@@ -23,7 +23,7 @@ from pydantic_core import to_json
 from app.api.outbox import Outbox
 from app.errors import AppError, RoomExpired, RoomNotFound
 from app.hub import Event, Presence
-from app.persist.records import Snapshot
+from app.persist.rows import Snapshot
 from app.rooms.service import RoomService
 from app.views import seat_infos, view_text
 

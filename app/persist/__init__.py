@@ -1,5 +1,5 @@
 """Persistence: a `Store` for reads and room set-up, a `Writer` for moves (store.py), their
-SQL and in-memory implementations, the group commit, and the sealing of secrets at rest."""
+SQL implementations, the group commit, and the sealing of secrets at rest."""
 
 from __future__ import annotations
 
@@ -8,9 +8,8 @@ from sqlalchemy.ext.asyncio import AsyncEngine
 from app.config import Settings
 from app.db import create_sessionmaker
 from app.persist.committer import GroupCommitter
-from app.persist.memory import MemoryStore
 from app.persist.pg_writer import PostgresBatches
-from app.persist.records import Commit, HandRecord, LogEntry, NewSeat, SeatRow, Snapshot
+from app.persist.rows import Commit, HandRow, LogEntry, NewSeat, SeatRow, Snapshot
 from app.persist.sealing import cipher_for
 from app.persist.sql import SqlStore
 from app.persist.sql_writer import Batches, SqlWriter
@@ -20,9 +19,8 @@ from app.persist.store import Store, Writer
 __all__ = [
     "Commit",
     "GroupCommitter",
-    "HandRecord",
+    "HandRow",
     "LogEntry",
-    "MemoryStore",
     "NewSeat",
     "SeatRow",
     "Snapshot",

@@ -24,7 +24,7 @@ from datetime import datetime
 
 from app.errors import StaleVersion
 from app.metrics import M
-from app.persist.records import Commit, Snapshot
+from app.persist.rows import Commit, Snapshot
 from app.persist.store import Writer
 
 log = logging.getLogger("rummy.committer")

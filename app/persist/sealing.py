@@ -12,7 +12,7 @@ nothing but showing that two sealed values are equal, where with GCM it would le
 key stream; it seals a state in about 15 us.
 
 A value that does not start with `PREFIX` was written before sealing existed (plain
-JSON): it is read as it is, and `SqlStore.seal_plain_rows` seals it when a server starts.
+JSON): it is read as it is, and `SqlStore.seal_cleartext_rows` seals it when a server starts.
 
 The key is `RUMMY_SECRET_KEY` (32 bytes, URL-safe base64), or else a key file: made on
 first start beside the SQLite database (`./data/secret.key` for `make run`), mode 0600,

@@ -29,10 +29,14 @@ TOUCH_ROOM = (
     .where(Room.id == bindparam("room"))
     .values(active_at=bindparam("now", type_=Room.active_at.type))
 )
-# Only for a room with a turn timer.
+# Only for a room with a turn timer, once the claim before it filled the room.
 START_TIMER = (
     update(Room)
-    .where(Room.id == bindparam("room"), Room.turn_seconds.is_not(None))
+    .where(
+        Room.id == bindparam("room"),
+        Room.turn_seconds.is_not(None),
+        ~select(Seat.seat).where(*_FREE).exists(),
+    )
     .values(turn_deadline=bindparam("deadline", type_=Room.turn_deadline.type))
 )
 

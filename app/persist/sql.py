@@ -22,9 +22,9 @@ import rules
 from app.errors import RoomNotFound
 from app.models import Hand, MoveLog, Room, Seat
 from app.persist import seal_cleartext, seat_claim, sqlite_setup
-from app.persist.records import (
+from app.persist.rows import (
     Commit,
-    HandRecord,
+    HandRow,
     LogEntry,
     Mark,
     SeatRow,
@@ -33,6 +33,7 @@ from app.persist.records import (
     with_attendance,
 )
 from app.persist.sealing import StateCipher
+from app.persist.social_sql import SocialRows
 from app.persist.sql_writer import EngineBatches, SqlWriter
 from app.persist.sqlite_setup import SetupOp
 from app.persist.store import Writer
@@ -60,9 +61,10 @@ def _marks_query() -> Select[Any]:
 _MARKS = _marks_query()  # built once: building it costs more than running it
 
 
-class SqlStore:
+class SqlStore(SocialRows):
     """Reads and makes rooms through SQLAlchemy; every method runs in its own short
-    transaction. Moves are written by `writer` (a one-hop writer, or the engine's)."""
+    transaction. Moves are written by `writer` (a one-hop writer, or the engine's); the
+    friends' rows by `SocialRows` (social_sql.py)."""
 
     def __init__(
         self,
@@ -222,8 +224,7 @@ class SqlStore:
                 claim = {**values, "seat_no": seat, "seat_name": name or f"Player {seat + 1}"}
                 if (await conn.execute(seat_claim.CLAIM, claim)).rowcount == 1:
                     await conn.execute(seat_claim.TOUCH_ROOM, values)
-                    full = (await conn.execute(seat_claim.FREE_SEATS, values)).first() is None
-                    if deadline is not None and full:
+                    if deadline is not None:
                         await conn.execute(seat_claim.START_TIMER, values)
                     return seat
         return None
@@ -269,7 +270,7 @@ class SqlStore:
             )
             return list(rows.all())
 
-    async def finished_hands(self, room_id: str) -> list[tuple[HandRecord, list[LogEntry]]]:
+    async def finished_hands(self, room_id: str) -> list[tuple[HandRow, list[LogEntry]]]:
         """Every hand that has ended, with its entries in version order."""
         async with self._sessions() as session:
             hands = (
@@ -290,7 +291,7 @@ class SqlStore:
         cipher = self._cipher
         return [
             (
-                HandRecord(
+                HandRow(
                     seq=h.seq,
                     start=cipher.open(cipher.hand_context(room_id, h.seq), h.start),
                     start_version=h.start_version,
@@ -301,7 +302,7 @@ class SqlStore:
             for h in hands
         ]
 
-    async def seal_plain_rows(self) -> int:
+    async def seal_cleartext_rows(self) -> int:
         """Seal what an older server stored in the clear (app/persist/seal_cleartext.py)."""
         return await seal_cleartext.seal_all(self._sessions, self._cipher)
 

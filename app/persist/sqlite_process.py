@@ -102,6 +102,10 @@ class Connection:
         self.conn.executemany(self.sql["insert_seat"], seats)
         self.conn.execute(self.sql["insert_hand"], hand)
 
+    def _run(self, steps: list[tuple[str, dict[str, Any]]]) -> list[int]:
+        """Named statements (app/persist/social_writes.py) in order; each one's row count."""
+        return [self.conn.execute(self.sql[name], params).rowcount for name, params in steps]
+
     def _take_seat(self, params: dict[str, Any], name: str | None) -> int | None:
         """The room's lowest free seat, claimed; None when full. The transaction's write
         lock keeps two claims from taking one seat. `params`: app/persist/seat_claim.py."""
@@ -113,7 +117,7 @@ class Connection:
         claim = {**params, "seat_no": seat, "seat_name": name or f"Player {seat + 1}"}
         conn.execute(sql["claim_seat"], claim)
         conn.execute(sql["touch_room"], params)
-        if params["deadline"] is not None and len(free) == 1:
+        if params["deadline"] is not None:
             conn.execute(sql["start_timer"], params)
         return seat
 

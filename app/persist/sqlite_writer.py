@@ -36,6 +36,7 @@ from sqlalchemy.engine import URL
 
 from app.db import SQLITE_PRAGMAS
 from app.persist import sqlite_process
+from app.persist.social_writes import SQLITE_SOCIAL
 from app.persist.sqlite_process import HEADER_BYTES, frame
 from app.persist.sqlite_setup import SETUP_SQL, SetupOp, sqlite_sql, stamp
 from app.persist.writes import ONE, Values
@@ -48,13 +49,15 @@ CLOSE_SECONDS = 10.0
 _SCRIPT = str(Path(sqlite_process.__file__))
 
 
-# Every statement the writer process runs (sqlite_process.py): the writes, and the set-ups.
+# Every statement the writer process runs (sqlite_process.py): the writes, the set-ups and
+# the friends' writes.
 _STATEMENTS = {
     "cas": sqlite_sql(ONE.cas),
     "log_row": sqlite_sql(ONE.log_row),
     "end_hand": sqlite_sql(ONE.end_hand),
     "new_hand": sqlite_sql(ONE.new_hand),
     **SETUP_SQL,
+    **SQLITE_SOCIAL,
 }
 
 

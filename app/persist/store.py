@@ -10,7 +10,7 @@ Implementations, side by side in this package:
   driver: the fallback, and the batch path when RUMMY_BATCH_WRITER=false), SQLite's
   writer process (`sqlite_writer.WriterProcess`, a whole batch in one request) or
   PostgreSQL's one statement (`pg_writer.PostgresBatches`);
-- `memory.MemoryStore` with `memory.MemoryWriter`, for fast tests of the room service.
+- `tests/kit/memory_store.MemoryStore` with its `MemoryWriter`, for fast tests of the room service.
 """
 
 from __future__ import annotations
@@ -20,7 +20,17 @@ from datetime import datetime
 from typing import Protocol
 
 import rules
-from app.persist.records import Commit, HandRecord, LogEntry, Mark, Snapshot
+from app.persist.rows import (
+    ChallengePlan,
+    ChatRow,
+    Commit,
+    EntryRow,
+    HandRow,
+    LogEntry,
+    Mark,
+    Snapshot,
+)
+from app.persist.social_tables import Challenge
 
 # One entry of a group commit: the room as the move saw it, the entry, and its time.
 Batch = Sequence[tuple[Snapshot, Commit, datetime]]
@@ -55,7 +65,7 @@ class Store(Protocol):
     async def ping(self) -> None: ...
 
     async def create(self, room: Snapshot) -> None:
-        """Write a new room (`records.new_snapshot`): its row, seats and first hand."""
+        """Write a new room (`rows.new_snapshot`): its row, seats and first hand."""
         ...
 
     async def load(self, room_id: str) -> Snapshot:
@@ -89,7 +99,7 @@ class Store(Protocol):
         """Up to `limit` rooms whose turn deadline is `now` or earlier, most overdue first."""
         ...
 
-    async def finished_hands(self, room_id: str) -> list[tuple[HandRecord, list[LogEntry]]]:
+    async def finished_hands(self, room_id: str) -> list[tuple[HandRow, list[LogEntry]]]:
         """Every hand that has ended, with its entries in version order."""
         ...
 
@@ -113,6 +123,72 @@ class Store(Protocol):
         ...
 
     async def close(self) -> None: ...
+
+    # -- the friends' rows (app/social/): every write defined once in social_writes.py --
+
+    async def social_row(self, room: str) -> tuple[bool, str | None] | None:
+        """The room's chat option and rematch; None: no row (chat on, no rematch)."""
+        ...
+
+    async def set_chat(self, room: str, on: bool) -> None: ...
+
+    async def claim_rematch(self, room: str, new_room: str) -> str:
+        """Record `new_room` as `room`'s rematch unless one is recorded already; returns the
+        one recorded (the compare-and-set that lets exactly one rematch exist)."""
+        ...
+
+    async def delete_room(self, room: str) -> None:
+        """A room and every row of it (a rematch's room that lost its race)."""
+        ...
+
+    async def chat_since(
+        self, room: str, seat: int, since: datetime
+    ) -> tuple[int, datetime | None]:
+        """How many messages `seat` wrote in `room` after `since`, and the oldest one's time."""
+        ...
+
+    async def add_chat(
+        self, room: str, seat: int, name: str, text: str, at: datetime
+    ) -> int | None:
+        """Store a message under the room's next id; returns it, or None when another
+        writer took that id first."""
+        ...
+
+    async def chat_messages(self, room: str, since: int | None, limit: int) -> list[ChatRow]:
+        """Messages after id `since`, else the last `limit`; oldest first."""
+        ...
+
+    async def add_challenge(self, plan: ChallengePlan) -> None:
+        """A challenge, its challenger's entry and its first invitation, in one transaction."""
+        ...
+
+    async def challenge(self, challenge: str) -> Challenge | None: ...
+
+    async def add_entry(
+        self, challenge: str, room: str, name: str, invite_name: str | None
+    ) -> None:
+        """The challenge's next entry, numbered after those before it."""
+        ...
+
+    async def entries(self, challenge: str) -> list[EntryRow]:
+        """The challenge's entries in the order they were played."""
+        ...
+
+    async def add_invite(
+        self, challenge: str, code_hash: str, name: str, now: datetime, at_most: int
+    ) -> bool:
+        """A new invitation; False (nothing written) when the challenge has `at_most`."""
+        ...
+
+    async def invite(self, code_hash: str) -> tuple[str, str] | None:
+        """The challenge and name of an invitation."""
+        ...
+
+    async def spend_invite(self, challenge: str, code_hash: str, now: datetime) -> bool:
+        """Spend an unspent invitation; False when it was spent already."""
+        ...
+
+    async def unspend_invite(self, code_hash: str) -> None: ...
 
 
 def batch_order(batch: Batch) -> list[int]:

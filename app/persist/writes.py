@@ -25,7 +25,7 @@ from sqlalchemy import Boolean, Insert, Update, bindparam, insert, null, select,
 from sqlalchemy.types import TypeEngine
 
 from app.models import Hand, MoveLog, Room
-from app.persist.records import Commit, Snapshot, attendance_json
+from app.persist.rows import Commit, Snapshot, attendance_json
 from app.persist.sealing import StateCipher
 
 # An entry's values, as every write binds them, and the types they are bound as. No name is

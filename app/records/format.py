@@ -13,7 +13,7 @@ from typing import Any
 
 import rules
 from app.errors import InvalidRequest
-from app.persist.records import Snapshot
+from app.persist.rows import Snapshot
 from app.views import LogHand, LogMove, RoomOptions
 from rummy_wire.records import MatchRecord, RecordHand, RecordMove
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Iterable
 
-from app.persist.records import Mark
+from app.persist.rows import Mark
 
 Reader = Callable[[Iterable[str]], Awaitable[dict[str, Mark]]]
 

@@ -13,7 +13,7 @@ from dataclasses import replace
 from datetime import datetime, timedelta
 
 import rules
-from app.persist.records import Commit, Snapshot
+from app.persist.rows import Commit, Snapshot
 
 PLAYING = ("draw", "play")
 
@@ -49,5 +49,10 @@ def completed(snap: Snapshot, entry: Commit, now: datetime) -> Commit:
 
 
 def first_deadline(snap: Snapshot, now: datetime) -> datetime | None:
-    """The deadline a join writes should it fill the room (its first turn starts then)."""
-    return now + timedelta(seconds=snap.turn_seconds) if snap.turn_seconds else None
+    """The first turn's deadline, written with the room once every seat is taken: by the
+    factory (app/rooms/setup.py) for a room full from the start, else by the join that
+    fills it. None without a timer, or when a computer seat plays first (bots never keep
+    a table waiting), as `completed` decides for every later turn."""
+    if not snap.turn_seconds or snap.state.turn in snap.bot_seats:
+        return None
+    return now + timedelta(seconds=snap.turn_seconds)

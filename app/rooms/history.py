@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import rules
-from app.persist.records import LogEntry, Snapshot
+from app.persist.rows import LogEntry, Snapshot
 from app.persist.store import Store
 from app.rooms.port import STAND_IN
 from rummy_wire.log import LogHand, LogMove, LogStandIn, LogVote, RecentMoves

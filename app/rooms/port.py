@@ -18,7 +18,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Protocol
 
 from app.hub.protocol import Presence
-from app.persist.records import Commit, Snapshot
+from app.persist.rows import Commit, Snapshot
 
 if TYPE_CHECKING:
     from app.config import Settings

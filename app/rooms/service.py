@@ -24,7 +24,7 @@ import rules
 from app.errors import AppError, RoomFull, StaleVersion, WaitingForPlayers
 from app.metrics import M, hand_ended, refused
 from app.persist import Commit, Snapshot
-from app.persist.records import lowest_free_seat, seat_taken
+from app.persist.rows import lowest_free_seat, seat_taken
 from app.rooms import setup
 from app.rooms.entries import completed, first_deadline
 from app.rooms.port import stand_in_entry
@@ -53,8 +53,8 @@ class RoomService(RoomReads):
         return room.id, tokens
 
     async def open(self, room: Snapshot) -> None:
-        """Write a new room (made by `setup.new_room`, or from a rematch's or a challenge's
-        plan, app/social/newroom.py) and cache it as written: the creator's first socket
+        """Write a new room (made by the one factory, `setup.planned_room`: a lobby's, a
+        rematch's or a challenge's) and cache it as written: the creator's first socket
         (and in a storm, thousands of them) is authorized and sent its view without reading
         the room back."""
         await self.store.create(room)

@@ -1,28 +1,31 @@
-"""A new room, checked and dealt: its seats (the creator's, local players', computer seats),
-their tokens, and the first turn's deadline. Pure: the room service stores what this makes."""
+"""The one room factory: every room (POST /api/rooms, a rematch, a challenge's entry, a
+test) is made by `planned_room`, with its checks (variant, player count, limit, bots), one
+id minting (`new_room_id`) and one first-turn deadline rule (app/rooms/entries.py
+`first_deadline`). `new_room` plans a lobby's room: its seats (the creator's, local
+players', computer seats) and their tokens. Pure: the room service stores what this makes."""
 
 from __future__ import annotations
 
 import secrets
 from collections.abc import Collection, Mapping
-from datetime import datetime, timedelta
-from typing import Any, NotRequired, TypedDict
+from dataclasses import replace
+from datetime import datetime
+from typing import NotRequired, TypedDict
 
 import bots
 import rules
 from app.config import Settings
 from app.errors import Forbidden, InvalidRequest
-from app.persist.records import NewSeat, Snapshot, new_snapshot
-from app.rooms.tokens import hash_token, new_token, seed_bytes
+from app.persist.rows import NewSeat, Snapshot, new_snapshot
+from app.rooms.entries import first_deadline
+from app.rooms.tokens import fixed_match_seed, hash_token, new_token
 
-# The computer seats' strategies and levels a room may name (POST /api/rooms `bots`).
-BOT_NAMES = ("random", "greedy", "expert", "easy", "medium", "hard")
+# The computer seats of a computer room (or a challenge) that no name was asked for.
 DEFAULT_BOT = "greedy"
 # The names computer seats sit under, one per seat, the same on the table, in the record and
-# in the replay. Named after their level, three bots at one table were three "Greedy bot"s
-# (and their seats three same-named regions); the web app renamed them on the table only.
-# Seat i takes the i-th name (modulo), the name the web app gave it; a later change unifies
-# this list with the web app's (web/js/lang, for rooms made before it).
+# in the replay, and distinct at one table (their seats are regions a screen reader names).
+# Seat i takes the i-th name (modulo), as in the web app's list (web/js/lang/en.js
+# `botNames`), which names the computer seats of a room that carries no names.
 BOT_SEAT_NAMES = ("Alex", "Beth", "Carl", "Dora", "Eddie", "Fran")
 
 
@@ -72,36 +75,71 @@ def new_room(
     limit of a variant scored by penalties (rummy51). Raises Forbidden, InvalidRequest."""
     if (seed is not None or deal is not None) and not settings.allow_fixed_deals:
         raise Forbidden("fixed deals are turned off on this server")
-    players = _players(variant, players, limit)
-    seat_bots = _seat_bots(mode, players, bots)
-    state = rules.new_game(
-        variant,
-        players,
-        seed=seed_bytes(seed) if seed is not None else secrets.token_bytes(32),
+    players = table_players(variant, players, limit)
+    seats, tokens = lobby_seats(mode, players, name, seat_bots(mode, players, bots))
+    room = planned_room(
+        now,
+        variant=variant,
+        mode=mode,
+        seats=seats,
+        match_seed=fixed_match_seed(seed) if seed is not None else new_match_seed(),
         deal=deal,
         limit=limit,
+        spectators=spectators,
+        turn_seconds=turn_seconds,
     )
-    seats, tokens = _seats(mode, players, name, seat_bots)
-    # A room full from the start (local, computer) starts its first turn's timer now; an
-    # online room when its last seat is taken (`RoomService.join`).
-    full = all(t is not None or i in seat_bots for i, t in enumerate(tokens))
-    timed = turn_seconds and full and state.turn not in seat_bots
+    return room, tokens
+
+
+def planned_room(
+    now: datetime,
+    *,
+    variant: str,
+    mode: str,
+    seats: list[NewSeat],
+    match_seed: bytes,
+    deal: rules.Deal | None = None,
+    limit: int | None = None,
+    spectators: bool = True,
+    turn_seconds: int | None = None,
+    room_id: str | None = None,
+) -> Snapshot:
+    """A new room with `seats` as planned (a seat with neither a token nor a bot is free),
+    dealt from `match_seed` (or `deal`), its id `room_id` or a new one. A room full from the
+    start (local, computer, a rematch, a challenge) starts its first turn's timer now; an
+    online room when its last seat is taken (`RoomService.join`). Raises InvalidRequest."""
+    table_players(variant, len(seats), limit)
+    for seat in seats:
+        if seat.bot is not None and not is_known_bot(seat.bot):
+            raise InvalidRequest(f"bots: unknown strategy {seat.bot!r}")
+    state = rules.new_game(variant, len(seats), seed=match_seed, deal=deal, limit=limit)
     room = new_snapshot(
-        secrets.token_urlsafe(9),  # 72 bits
+        room_id or new_room_id(),
         variant=variant,
-        players=players,
+        players=len(seats),
         mode=mode,
         state=state,
         seats=seats,
         now=now,
         spectators=spectators,
         turn_seconds=turn_seconds,
-        turn_deadline=now + timedelta(seconds=turn_seconds) if timed and turn_seconds else None,
     )
-    return room, tokens
+    return room if room.is_waiting else replace(room, turn_deadline=first_deadline(room, now))
 
 
-def _players(variant: str, players: int | None, limit: int | None) -> int:
+def new_room_id() -> str:
+    """A new room's id: 72 random bits, URL-safe."""
+    return secrets.token_urlsafe(9)
+
+
+def new_match_seed() -> bytes:
+    """A random match's seed: the 32 bytes rules.new_game deals every hand from."""
+    return secrets.token_bytes(32)
+
+
+def table_players(variant: str, players: int | None, limit: int | None) -> int:
+    """The player count of a table of `variant` (its fewest when None), checked with the
+    penalty limit. Raises InvalidRequest."""
     if variant not in rules.VARIANTS:
         raise InvalidRequest(f"unknown variant {variant!r}; see GET /api/variants")
     ruleset = rules.get_variant(variant)
@@ -114,9 +152,12 @@ def _players(variant: str, players: int | None, limit: int | None) -> int:
     return players
 
 
-def _seats(
-    mode: str, players: int, name: str, seat_bots: dict[int, str]
+def lobby_seats(
+    mode: str, players: int, name: str, seat_bots: Mapping[int, str]
 ) -> tuple[list[NewSeat], list[str | None]]:
+    """The seats of a new room and the token of each human one (None for the others): the
+    creator in seat 0, the computer's seats named, the other humans' seats free in an
+    online room and held by the creator's device in a local one."""
     tokens: list[str | None] = []
     seats: list[NewSeat] = []
     for i in range(players):
@@ -133,34 +174,26 @@ def _seats(
     return seats, tokens
 
 
-def _seat_bots(mode: str, players: int, chosen: Mapping[str, str]) -> dict[int, str]:
-    seat_bots: dict[int, str] = {}
+def seat_bots(mode: str, players: int, chosen: Mapping[str, str]) -> dict[int, str]:
+    """The computer's seats as asked (`bots` of POST /api/rooms: seat number -> name); in
+    a computer room every other seat too, at the default level. Raises InvalidRequest."""
+    found: dict[int, str] = {}
     for key, strategy in chosen.items():
         if not key.isdigit() or not 1 <= int(key) < players:
             raise InvalidRequest(f"bots: seat {key!r} must be a number from 1 to {players - 1}")
         if not is_known_bot(strategy):
             raise InvalidRequest(f"bots: unknown strategy {strategy!r}")
-        seat_bots[int(key)] = strategy
+        found[int(key)] = strategy
     if mode == "computer":
         for i in range(1, players):
-            seat_bots.setdefault(i, DEFAULT_BOT)
-    return seat_bots
+            found.setdefault(i, DEFAULT_BOT)
+    return dict(sorted(found.items()))
 
 
 def is_known_bot(name: str) -> bool:
-    if name in BOT_NAMES:
-        return True
-    try:
-        bots.get_strategy(name)
-    except Exception:
-        return False
-    return True
+    return name in bots.NAMES
 
 
-def players_range(ruleset: Any) -> tuple[int, int]:
+def players_range(ruleset: rules.RuleSet) -> tuple[int, int]:
     """(fewest, most) players of a rule set."""
-    for low_name, high_name in (("min_players", "max_players"), ("players_min", "players_max")):
-        if hasattr(ruleset, low_name):
-            return int(getattr(ruleset, low_name)), int(getattr(ruleset, high_name))
-    players = ruleset.players
-    return int(players[0]), int(players[-1])
+    return ruleset.min_players, ruleset.max_players

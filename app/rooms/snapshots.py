@@ -35,7 +35,7 @@ from datetime import datetime
 from typing import Any
 
 import rules
-from app.persist.records import Mark, Snapshot, with_attendance
+from app.persist.rows import Mark, Snapshot, with_attendance
 
 Loader = Callable[[str], Awaitable[Snapshot]]
 # A state as a hub event carries it (sealed: app/persist/sealing.py), read for one room.

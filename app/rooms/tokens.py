@@ -17,6 +17,6 @@ def new_token() -> str:
     return secrets.token_urlsafe(32)  # 256 bits
 
 
-def seed_bytes(seed: int) -> bytes:
+def fixed_match_seed(seed: int) -> bytes:
     """A fixed deal's integer seed as the 32 bytes rules.new_game takes."""
     return hashlib.sha256(f"rummy-fixed-seed:{seed}".encode()).digest()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 import rules
-from app.persist.records import Snapshot
+from app.persist.rows import Snapshot
 from app.rooms.entries import PLAYING
 
 # The version at which a room's current hand was dealt (`Store.hand_started_at`).

@@ -23,19 +23,14 @@ import json
 import secrets
 
 from pydantic import BaseModel
-from sqlalchemy import func, select
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
 
-import rules
-from app.errors import AppError, InvalidRequest, NotFound
-from app.persist import NewSeat
+from app.errors import AppError, NotFound
+from app.persist.rows import ChallengePlan, EntryRow
+from app.persist.social_tables import Challenge
 from app.rooms.service import RoomService
-from app.rooms.setup import DEFAULT_BOT, bot_seat_name, is_known_bot, players_range
-from app.rooms.tokens import hash_token, new_token
-from app.social.invites import Invites, check_owner, owner_secret
+from app.rooms.setup import lobby_seats, planned_room, seat_bots, table_players
+from app.social.invites import Invites, check_owner, invite_hash, new_invite_code, owner_secret
 from app.social.keys import derive
-from app.social.models import Challenge, ChallengeEntry
-from app.social.newroom import open_room
 from rummy_wire.friends import ChallengeResult, Entry, EntryHand
 
 
@@ -53,39 +48,33 @@ class Seated(BaseModel):
 
 
 class Challenges:
-    def __init__(self, service: RoomService, sessions: async_sessionmaker[AsyncSession]) -> None:
+    def __init__(self, service: RoomService) -> None:
         self._service = service
-        self._sessions = sessions
-        self.invites = Invites(sessions)
+        self._store = service.store
+        self.invites = Invites(service.store)
 
     async def create(
         self, variant: str, players: int | None, bots: dict[str, str], name: str, invite_name: str
     ) -> Seated:
         """A new challenge, its first entry (the caller's), its owner secret and its first
         invitation, named `invite_name`."""
-        if variant not in rules.VARIANTS:
-            raise InvalidRequest(f"unknown variant {variant!r}; see GET /api/variants")
-        low, high = players_range(rules.get_variant(variant))
-        players = low if players is None else players
-        if not low <= players <= high:
-            raise InvalidRequest(f"{variant} takes {low} to {high} players")
-        levels = _levels(players, bots)
+        players = table_players(variant, players, None)
+        levels = {str(seat): level for seat, level in seat_bots("computer", players, bots).items()}
         challenge = secrets.token_urlsafe(9)
         room, token = await self._open(challenge, variant, levels, name)
-        async with self._sessions.begin() as session:
-            session.add(
-                Challenge(
-                    id=challenge,
-                    room_id=room,
-                    variant=variant,
-                    players=players,
-                    bots=json.dumps(levels),
-                    created_at=self._service.clock(),
-                )
-            )
-            await session.flush()
-            session.add(ChallengeEntry(challenge_id=challenge, room_id=room, seq=0, name=name))
-            invite = await self.invites.make(challenge, invite_name, self._service.clock(), session)
+        invite = new_invite_code()
+        plan = ChallengePlan(
+            challenge=challenge,
+            room=room,
+            variant=variant,
+            players=players,
+            bots=json.dumps(levels),
+            now=self._service.clock(),
+            name=name,
+            invite_hash=invite_hash(invite),
+            invite_name=invite_name,
+        )
+        await self._store.add_challenge(plan)
         owner = owner_secret(self._service.settings, challenge)
         return Seated(
             challenge=challenge, room=room, seat=0, token=token, owner=owner, invite=invite
@@ -107,21 +96,7 @@ class Challenges:
         code_hash, invite_name = await self.invites.spend(challenge, invite, self._service.clock())
         try:
             room, token = await self._open(challenge, found.variant, levels, name)
-            async with self._sessions.begin() as session:
-                seq = await session.scalar(
-                    select(func.count())
-                    .select_from(ChallengeEntry)
-                    .where(ChallengeEntry.challenge_id == challenge)
-                )
-                session.add(
-                    ChallengeEntry(
-                        challenge_id=challenge,
-                        room_id=room,
-                        seq=int(seq or 0),
-                        name=name,
-                        invite_name=invite_name,
-                    )
-                )
+            await self._store.add_entry(challenge, room, name, invite_name)
         except Exception:
             await self.invites.unspend(code_hash)  # no entry started: the link still works
             raise
@@ -131,25 +106,22 @@ class Challenges:
         self, challenge: str, variant: str, levels: dict[str, str], name: str
     ) -> tuple[str, str]:
         players = len(levels) + 1
-        token = new_token()
-        seats = [NewSeat(name=name, token_hash=hash_token(token), bot=None)]
-        for seat in range(1, players):
-            level = levels[str(seat)]
-            bot_name = bot_seat_name(seat, [s.name for s in seats])
-            seats.append(NewSeat(name=bot_name, token_hash=None, bot=level))
-        room = await open_room(
-            self._service,
+        chosen = {int(seat): level for seat, level in levels.items()}
+        seats, tokens = lobby_seats("computer", players, name, chosen)
+        room = planned_room(
+            self._service.clock(),
             variant=variant,
             mode="computer",
             seats=seats,
             match_seed=derive(self._service.settings, "challenge-seed", challenge),
             spectators=False,
         )
-        return room, token
+        await self._service.open(room)
+        assert tokens[0] is not None
+        return room.id, tokens[0]
 
     async def _find(self, challenge: str) -> Challenge:
-        async with self._sessions() as session:
-            found = await session.get(Challenge, challenge)
+        found = await self._store.challenge(challenge)
         if found is None:
             raise ChallengeNotFound(f"no challenge {challenge}")
         return found
@@ -158,16 +130,8 @@ class Challenges:
         """Every entry side by side, from its start, finished or not: only hands that are
         over, points and winners only."""
         found = await self._find(challenge)
-        async with self._sessions() as session:
-            rows = (
-                await session.scalars(
-                    select(ChallengeEntry)
-                    .where(ChallengeEntry.challenge_id == challenge)
-                    .order_by(ChallengeEntry.seq)
-                )
-            ).all()
         entries = []
-        for row in rows:
+        for row in await self._store.entries(challenge):
             try:
                 entries.append(await self._entry(row))
             except AppError:
@@ -180,34 +144,19 @@ class Challenges:
             entries=entries,
         )
 
-    async def _entry(self, row: ChallengeEntry) -> Entry:
-        snap = await self._service.current(row.room_id)
+    async def _entry(self, row: EntryRow) -> Entry:
+        snap = await self._service.current(row.room)
         hands = [
             EntryHand(hand=h.hand, points=list(h.result.points), winner=h.result.winner)
-            for h in await self._service.hand_log(row.room_id)
+            for h in await self._service.hand_log(row.room)
             if h.result is not None
         ]
         winners = snap.state.match_winner
         return Entry(
             name=row.name,
             invite_name=row.invite_name,
-            room=row.room_id,
+            room=row.room,
             finished=snap.state.phase == "match_over",
             hands=hands,
             match_winner=winners[0] if winners else None,
         )
-
-
-def _levels(players: int, bots: dict[str, str]) -> dict[str, str]:
-    """The bot level of every seat but the caller's (seat 0); unnamed seats get the
-    default. Raises InvalidRequest."""
-    levels: dict[str, str] = {}
-    for key, level in bots.items():
-        if not key.isdigit() or not 1 <= int(key) < players:
-            raise InvalidRequest(f"bots: seat {key!r} must be a number from 1 to {players - 1}")
-        if not is_known_bot(level):
-            raise InvalidRequest(f"bots: unknown strategy {level!r}")
-        levels[str(int(key))] = level
-    for seat in range(1, players):
-        levels.setdefault(str(seat), DEFAULT_BOT)
-    return dict(sorted(levels.items(), key=lambda kv: int(kv[0])))

@@ -4,26 +4,24 @@ sent to every socket of the room through the hub.
 A message is no move: it changes no version and takes no room lock, only this module's own
 per-room lock, which orders the ids it hands out in this process; across processes the
 primary key (room, id) makes the second writer of an id try again with the next.
-Nothing here logs: a message's text must never reach a log line (docs/api.md). It is stored
-sealed (app/persist/sealing.py, bound to its room and id), so neither a database dump nor
-a driver that logs its statements' parameters (aiosqlite at DEBUG) shows it.
+Nothing here logs: a message's text must never reach a log line (docs/api.md). The store
+keeps it sealed (app/persist/social_sql.py, bound to its room and id), so neither a
+database dump nor a driver that logs its statements' parameters (aiosqlite at DEBUG) shows
+it.
 """
 
 from __future__ import annotations
 
 import asyncio
 import weakref
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import func, select
-from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
+from sqlalchemy.exc import SQLAlchemyError
 
 from app.errors import AppError, Forbidden, InvalidText, RateLimited, Unauthorized
-from app.persist.sealing import StateCipher
+from app.persist.rows import ChatRow
 from app.rooms.service import RoomService
-from app.social.models import ChatMessage
 from app.social.options import RoomSocialRows
 from rummy_wire.friends import ChatMessage as ChatEntry
 from rummy_wire.textpolicy import Refused, check_text
@@ -53,13 +51,9 @@ class Chat:
     def __init__(
         self,
         service: RoomService,
-        sessions: async_sessionmaker[AsyncSession],
         rows: RoomSocialRows,
-        cipher: StateCipher,
     ) -> None:
         self._service = service
-        self._cipher = cipher
-        self._sessions = sessions
         self._rows = rows
         # Rooms read to have no message, so that a connect storm reads no chat: any chat
         # frame of the room, from any process, takes it out (`_heard`).
@@ -88,52 +82,25 @@ class Chat:
         return entry
 
     async def _store(self, room: str, seat: int, name: str, text: str) -> ChatEntry:
-        for attempt in range(ID_RETRIES + 1):
+        store = self._service.store
+        for _ in range(ID_RETRIES + 1):
             now = self._service.clock()
-            try:
-                async with self._sessions.begin() as session:
-                    recent = await session.execute(
-                        select(func.count(), func.min(ChatMessage.at)).where(
-                            ChatMessage.room_id == room,
-                            ChatMessage.seat == seat,
-                            ChatMessage.at > now - RATE_WINDOW,
-                        )
-                    )
-                    count, oldest = recent.one()
-                    if (count or 0) >= RATE_MESSAGES:
-                        raise RateLimited(
-                            f"at most {RATE_MESSAGES} messages per seat every "
-                            f"{RATE_WINDOW.seconds} s",
-                            retry_after=_until_free(oldest, now),
-                        )
-                    last = await session.scalar(
-                        select(func.max(ChatMessage.id)).where(ChatMessage.room_id == room)
-                    )
-                    number = (last or 0) + 1
-                    sealed = self._cipher.seal(_context(room, number), text)
-                    session.add(
-                        ChatMessage(
-                            room_id=room, id=number, seat=seat, name=name, text=sealed, at=now
-                        )
-                    )
+            count, oldest = await store.chat_since(room, seat, now - RATE_WINDOW)
+            if count >= RATE_MESSAGES:
+                raise RateLimited(
+                    f"at most {RATE_MESSAGES} messages per seat every {RATE_WINDOW.seconds} s",
+                    retry_after=_until_free(oldest, now),
+                )
+            number = await store.add_chat(room, seat, name, text, now)
+            if number is not None:
                 return ChatEntry(id=number, seat=seat, name=name, text=text, at=now)
-            except IntegrityError:
-                # Another process took that id: take the next one.
-                if attempt == ID_RETRIES:
-                    raise
-        raise AssertionError("unreachable")
+            # Another process took that id: take the next one.
+        raise RateLimited("the room's chat is busy: try again", retry_after=1.0)
 
     async def history(self, room: str, since: int | None, limit: int = HISTORY) -> list[ChatEntry]:
         """Messages after id `since`, oldest first; without it the last `limit`."""
-        query = select(ChatMessage).where(ChatMessage.room_id == room)
-        if since is not None:
-            query = query.where(ChatMessage.id > since).order_by(ChatMessage.id).limit(1000)
-        else:
-            query = query.order_by(ChatMessage.id.desc()).limit(limit)
-        async with self._sessions() as session:
-            rows = list((await session.scalars(query)).all())
-        rows.sort(key=lambda r: r.id)
-        return [self._entry(r) for r in rows]
+        rows = await self._service.store.chat_messages(room, since, limit)
+        return [_entry(r) for r in rows]
 
     async def readable(self, room: str, seat: int | None) -> None:
         """Raises unless a seat (or, where the room may be watched, anyone) may read."""
@@ -170,21 +137,13 @@ class Chat:
             raise InvalidText("a chat frame needs its text as a string")
         await self.post(room, seat, text)
 
-    def _entry(self, row: ChatMessage) -> ChatEntry:
-        # SQLite gives back naive datetimes; every time the server writes is UTC.
-        at = row.at if row.at.tzinfo is not None else row.at.replace(tzinfo=UTC)
-        text = self._cipher.open(_context(row.room_id, row.id), row.text)
-        return ChatEntry(id=row.id, seat=row.seat, name=row.name, text=text, at=at)
+
+def _entry(row: ChatRow) -> ChatEntry:
+    return ChatEntry(id=row.id, seat=row.seat, name=row.name, text=row.text, at=row.at)
 
 
 def _until_free(oldest: datetime | None, now: datetime) -> float:
     """Seconds until the oldest message of the window leaves it (`Retry-After`)."""
     if oldest is None:
         return 1.0
-    if oldest.tzinfo is None:  # SQLite gives back naive datetimes, all UTC
-        oldest = oldest.replace(tzinfo=UTC)
     return max(1.0, (oldest + RATE_WINDOW - now).total_seconds())
-
-
-def _context(room: str, number: int) -> str:
-    return f"chat_messages.text:{room}:{number}"

@@ -1,11 +1,10 @@
 """A challenge's invitations (docs/api.md v1.3): each good for one entry, made by the holder of
 the challenge's owner secret.
 
-A challenge used to be open to anyone with its link, as often as they liked, every entry
-dealt the same cards: a throw-away entry played to the end of hand 0 showed, in its own log,
-both starting hands and the whole stock in order, and the next entry was dealt exactly
-those. Now an entry starts only from an invitation, once; the comparison lists every entry
-from its start under its invitation's name, so a scout's abandoned entry is seen.
+Every entry of a challenge is dealt the same cards, so a throw-away entry played to the end
+of hand 0 would show, in its own log, both starting hands and the whole stock in order. An
+entry therefore starts only from an invitation, once; the comparison lists every entry from
+its start under its invitation's name, so a scout's abandoned entry is seen.
 
 - The owner secret is derived from the challenge id under the server key
   (app/social/keys.py): never stored, the same in every process, compared in constant time.
@@ -23,13 +22,10 @@ import hmac
 import secrets
 from datetime import datetime
 
-from sqlalchemy import func, select, update
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 from app.config import Settings
 from app.errors import AppError, Forbidden, Unauthorized
+from app.persist import Store
 from app.social.keys import derive
-from app.social.models import ChallengeInvite
 
 MAX_INVITES = 100  # per challenge
 MAX_CODE = 128  # a longer "code" is no code of ours
@@ -60,36 +56,26 @@ def check_owner(settings: Settings, challenge: str, secret: str | None) -> None:
         raise Forbidden("that is not this challenge's owner secret")
 
 
-def _hash(code: str) -> str:
+def invite_hash(code: str) -> str:
+    """What is stored of an invitation's code."""
     return hashlib.sha256(code.encode("utf-8", "replace")).hexdigest()
 
 
-class Invites:
-    def __init__(self, sessions: async_sessionmaker[AsyncSession]) -> None:
-        self._sessions = sessions
+def new_invite_code() -> str:
+    return secrets.token_urlsafe(16)  # 128 bits
 
-    async def make(
-        self, challenge: str, name: str, now: datetime, session: AsyncSession | None = None
-    ) -> str:
+
+class Invites:
+    def __init__(self, store: Store) -> None:
+        self._store = store
+
+    async def make(self, challenge: str, name: str, now: datetime) -> str:
         """A new invitation named `name`; returns its code (shown once, never stored).
 
         Raises TooManyInvites."""
-        if session is None:
-            async with self._sessions.begin() as own:
-                return await self.make(challenge, name, now, own)
-        made = await session.scalar(
-            select(func.count())
-            .select_from(ChallengeInvite)
-            .where(ChallengeInvite.challenge_id == challenge)
-        )
-        if (made or 0) >= MAX_INVITES:
+        code = new_invite_code()
+        if not await self._store.add_invite(challenge, invite_hash(code), name, now, MAX_INVITES):
             raise TooManyInvites(f"a challenge has at most {MAX_INVITES} invitations")
-        code = secrets.token_urlsafe(16)
-        session.add(
-            ChallengeInvite(
-                code_hash=_hash(code), challenge_id=challenge, name=name, created_at=now
-            )
-        )
         return code
 
     async def spend(self, challenge: str, code: str | None, now: datetime) -> tuple[str, str]:
@@ -98,28 +84,17 @@ class Invites:
         Raises Forbidden (no or an unknown invitation) or InviteSpent."""
         if not code or len(code) > MAX_CODE:
             raise Forbidden("a challenge is played by invitation: ask its owner for a link")
-        code_hash = _hash(code)
-        async with self._sessions.begin() as session:
-            found = await session.get(ChallengeInvite, code_hash)
-            if found is None or found.challenge_id != challenge:
-                raise Forbidden("no such invitation to this challenge")
-            spent = await session.execute(
-                update(ChallengeInvite)
-                .where(ChallengeInvite.code_hash == code_hash, ChallengeInvite.spent_at.is_(None))
-                .values(spent_at=now)
+        code_hash = invite_hash(code)
+        found = await self._store.invite(code_hash)
+        if found is None or found[0] != challenge:
+            raise Forbidden("no such invitation to this challenge")
+        if not await self._store.spend_invite(challenge, code_hash, now):
+            raise InviteSpent(
+                "this invitation was used already: each is good for one entry; ask the "
+                "challenge's owner for another"
             )
-            if spent.rowcount != 1:  # type: ignore[attr-defined]
-                raise InviteSpent(
-                    "this invitation was used already: each is good for one entry; ask the "
-                    "challenge's owner for another"
-                )
-            return code_hash, found.name
+        return code_hash, found[1]
 
     async def unspend(self, code_hash: str) -> None:
         """Give back an invitation whose entry could not start (its room was not made)."""
-        async with self._sessions.begin() as session:
-            await session.execute(
-                update(ChallengeInvite)
-                .where(ChallengeInvite.code_hash == code_hash)
-                .values(spent_at=None)
-            )
+        await self._store.unspend_invite(code_hash)

@@ -10,10 +10,6 @@ from __future__ import annotations
 import weakref
 from dataclasses import dataclass
 
-from sqlalchemy.ext.asyncio import AsyncEngine
-
-from app.db import create_sessionmaker
-from app.persist.sealing import cipher_for
 from app.rooms.service import RoomService
 from app.social.challenges import Challenges
 from app.social.chat import Chat
@@ -32,15 +28,14 @@ class Friends:
 _ATTACHED: weakref.WeakKeyDictionary[RoomService, Friends] = weakref.WeakKeyDictionary()
 
 
-def attach(service: RoomService, engine: AsyncEngine) -> Friends:
-    sessions = create_sessionmaker(engine)
-    rows = RoomSocialRows(sessions)
-    cipher = cipher_for(service.settings)  # the key that seals the rooms' states
+def attach(service: RoomService) -> Friends:
+    """The friends' features of `service`: their rows are its store's (app/persist/)."""
+    rows = RoomSocialRows(service.store)
     friends = Friends(
-        chat=Chat(service, sessions, rows, cipher),
+        chat=Chat(service, rows),
         rows=rows,
-        rematches=Rematches(service, sessions, rows),
-        challenges=Challenges(service, sessions),
+        rematches=Rematches(service, rows),
+        challenges=Challenges(service),
     )
     _ATTACHED[service] = friends
     return friends

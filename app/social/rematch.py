@@ -15,20 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import secrets
 import weakref
 from dataclasses import dataclass
 
-from sqlalchemy import delete
-from sqlalchemy.ext.asyncio import AsyncSession, async_sessionmaker
-
 import rules
-from app.models import Room
 from app.persist import NewSeat, Snapshot
 from app.rooms.service import RoomService
+from app.rooms.setup import new_match_seed, new_room_id, planned_room
 from app.rooms.tokens import hash_token
 from app.social.keys import derive
-from app.social.newroom import open_room
 from app.social.options import RoomSocialRows
 
 
@@ -46,11 +41,9 @@ class Rematches:
     def __init__(
         self,
         service: RoomService,
-        sessions: async_sessionmaker[AsyncSession],
         rows: RoomSocialRows,
     ) -> None:
         self._service = service
-        self._sessions = sessions
         self._rows = rows
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
@@ -97,7 +90,7 @@ class Rematches:
     async def _make(self, snap: Snapshot) -> str:
         players = snap.players
         # The room id comes first: each seat's token hash depends on it.
-        new_room = secrets.token_urlsafe(9)
+        new_room = new_room_id()
         seats = []
         for new_seat in range(players):
             old = snap.seats[(new_seat - 1) % players]
@@ -105,25 +98,24 @@ class Rematches:
             seats.append(
                 NewSeat(name=old.name, token_hash=hash_token(token) if token else None, bot=old.bot)
             )
-        made = await open_room(
-            self._service,
+        made = planned_room(
+            self._service.clock(),
             variant=snap.variant,
             mode=snap.mode,
             seats=seats,
-            match_seed=secrets.token_bytes(32),
+            match_seed=new_match_seed(),
             limit=snap.state.limit,
             spectators=snap.spectators,
             turn_seconds=snap.turn_seconds,
             room_id=new_room,
         )
+        await self._service.open(made)
         if not await self._rows.chat_on(snap.id):
-            await self._rows.set_chat(made, False)
-        return made
+            await self._rows.set_chat(made.id, False)
+        return made.id
 
     async def _delete(self, room: str) -> None:
-        # Its seats, hand and social row go with it (ON DELETE CASCADE).
-        async with self._sessions.begin() as session:
-            await session.execute(delete(Room).where(Room.id == room))
+        await self._service.store.delete_room(room)
         self._service.snapshots.forget(room)
 
 

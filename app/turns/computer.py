@@ -14,7 +14,7 @@ import secrets
 import rules
 from app.errors import StaleVersion
 from app.metrics import M
-from app.persist.records import Commit, Snapshot
+from app.persist.rows import Commit, Snapshot
 from app.rooms.entries import PLAYING
 from app.rooms.port import RoomPort
 from app.turns import standin, strategies

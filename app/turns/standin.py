@@ -23,12 +23,12 @@ import logging
 from datetime import UTC, datetime
 
 from app.errors import InvalidRequest, SeatPresent, StaleVersion
-from app.persist.records import Snapshot
+from app.persist.rows import Snapshot
 from app.rooms.port import RoomPort, TurnSteps, stand_in_entry
+from bots import LEVELS
 
 log = logging.getLogger("rummy.standin")
 
-LEVELS = ("easy", "medium", "hard")
 DEFAULT_LEVEL = "hard"
 CLAIM_SECONDS = 30.0  # longer than one bot move takes; a killed claimer delays one turn
 MAX_RETRIES = 5  # another process wrote the room meanwhile: decide again on the new room

@@ -19,7 +19,7 @@ from dataclasses import replace
 
 import rules
 from app.errors import AppError, StaleVersion
-from app.persist.records import Commit, Snapshot
+from app.persist.rows import Commit, Snapshot
 from app.rooms.entries import PLAYING, turn_key
 from app.rooms.port import RoomPort
 from app.turns import standin

@@ -4,7 +4,7 @@ joining a room."""
 from __future__ import annotations
 
 import rules
-from app.persist.records import Snapshot
+from app.persist.rows import Snapshot
 from app.views.seat import PLAYING
 from rummy_wire.choices import RoomStatus
 from rummy_wire.rooms import RoomOptions, RoomSummary, SummarySeat

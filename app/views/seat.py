@@ -11,7 +11,7 @@ from pydantic_core import to_json
 
 import rules
 from app.hub.protocol import Presence
-from app.persist.records import Snapshot
+from app.persist.rows import Snapshot
 from rules.boundary.carried import form_of, trusted
 from rummy_wire.choices import BotLevel
 from rummy_wire.views import RoomView, SeatInfo, WatchView
@@ -24,7 +24,7 @@ _StandIn = StandInLevel | None  # made once: `X | None` at run time costs on the
 # The first part of the key under which a snapshot keeps its seat infos.
 _SEAT_INFOS = "seats"
 
-# Views one snapshot keeps (app/persist/records.py `Snapshot.views`): a seat's and a
+# Views one snapshot keeps (app/persist/rows.py `Snapshot.views`): a seat's and a
 # spectator's for the last few presences.
 VIEWS_PER_SNAPSHOT = 32
 

@@ -17,7 +17,7 @@ from serverkit import error_code, ok, online_room
 from sqlalchemy import func, select
 from websockets.asyncio.client import connect
 
-from app.social.models import Challenge, ChallengeEntry, ChatMessage, RoomSocial
+from app.persist.social_tables import Challenge, ChallengeEntry, ChatMessage, RoomSocial
 
 SCRIPT = "<script>document.title='owned'</script>"
 

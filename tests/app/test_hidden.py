@@ -18,7 +18,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 import rules
-from app.rooms.tokens import seed_bytes
+from app.rooms.tokens import fixed_match_seed
 
 CARD = re.compile(r'"((?:[A2-9TJQK][CDHS])|JK)"')
 OVER = ("hand_over", "match_over")
@@ -30,7 +30,7 @@ class Truth:
     """The real game, replayed beside the server, and what has been public so far."""
 
     def __init__(self, variant: str, players: int, seed: int) -> None:
-        self.states = [rules.new_game(variant, players, seed=seed_bytes(seed))]
+        self.states = [rules.new_game(variant, players, seed=fixed_match_seed(seed))]
         self.players = players
         self.public: list[set[str]] = [self._table(self.states[0])]
 

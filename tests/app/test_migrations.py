@@ -11,7 +11,7 @@ from sqlalchemy.engine import Connection
 from app import migrate
 from app.db import create_engine
 from app.models import Base
-from app.social import models as _social_tables  # noqa: F401  (registers its tables)
+from app.persist import social_tables as _social_tables  # noqa: F401  (registers its tables)
 
 
 async def test_models_match_the_migrations(database_url: str) -> None:

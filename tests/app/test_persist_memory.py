@@ -15,8 +15,9 @@ import rules
 from app.config import Settings
 from app.errors import RoomFull, StaleVersion
 from app.hub import LocalHub
-from app.persist import MemoryStore, Writer
+from app.persist import Writer
 from app.rooms.service import RoomService
+from tests.kit.memory_store import MemoryStore
 
 # Seat 0 draws the planted KS, melds its three runs and discards the KS: out in one turn.
 HAND = ["AH", "2H", "3H", "4H", "5C", "6C", "7C", "8D", "9D", "TD"]

@@ -18,7 +18,7 @@ from sqlalchemy.ext.asyncio import create_async_engine
 import rules
 from app.config import Settings
 from app.persist.sealing import key_file
-from app.rooms.tokens import seed_bytes
+from app.rooms.tokens import fixed_match_seed
 
 SEED = 90210
 TABLES = ("rooms", "seats", "hands", "moves")
@@ -90,7 +90,7 @@ async def test_no_card_to_come_is_readable_in_the_database(
     sealed_url: str, make_server, tmp_path: Path
 ) -> None:
     key_file = key_file_for(sealed_url, tmp_path)
-    state = start = rules.new_game("classic", 2, seed=seed_bytes(SEED))
+    state = start = rules.new_game("classic", 2, seed=fixed_match_seed(SEED))
     base = make_server(database_url=sealed_url, secret_key_file=key_file)
     async with httpx.AsyncClient(base_url=base, timeout=60) as http:
         api = Api(http)
@@ -155,7 +155,7 @@ async def test_a_room_stored_in_the_clear_is_sealed_at_start_and_plays_on(
     key_file = key_file_for(sealed_url, tmp_path)
     deal = fixed_deal("classic", 2, hands=OUT_IN_ONE_TURN["classic"], stock_top=["KS"])
     state = rules.new_game(
-        "classic", 2, seed=seed_bytes(SEED), deal=rules.Deal.model_validate(deal)
+        "classic", 2, seed=fixed_match_seed(SEED), deal=rules.Deal.model_validate(deal)
     )
     old = make_server(database_url=sealed_url, secret_key_file=key_file)
     async with httpx.AsyncClient(base_url=old, timeout=60) as http:

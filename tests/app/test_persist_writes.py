@@ -7,7 +7,6 @@ column by column as the database holds them."""
 from __future__ import annotations
 
 import uuid
-from collections.abc import AsyncIterator
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -17,25 +16,16 @@ from sqlalchemy import text
 from sqlalchemy.ext.asyncio import AsyncEngine
 
 import rules
-from app import migrate
-from app.db import create_engine, create_sessionmaker
+from app.db import create_sessionmaker
 from app.persist import Commit, SeatRow, SqlStore
 from app.persist.pg_writer import PostgresBatches
-from app.persist.records import NewSeat, new_snapshot
+from app.persist.rows import NewSeat, new_snapshot
 from app.persist.sealing import StateCipher, decode_key, new_key
 from app.persist.sql_writer import Batches, EngineBatches, SqlWriter
 from app.persist.sqlite_writer import WriterProcess, sqlite_file
 
 NOW = datetime(2026, 12, 6, 20, 30, 15, 123456, tzinfo=UTC)
 CIPHER = StateCipher(decode_key(new_key()))
-
-
-@pytest.fixture
-async def engine(database_url: str) -> AsyncIterator[AsyncEngine]:
-    engine = create_engine(database_url)
-    await migrate.upgrade(engine)
-    yield engine
-    await engine.dispose()
 
 
 def one_hop(engine: AsyncEngine) -> Batches:

@@ -14,7 +14,7 @@ from datetime import UTC, datetime, timedelta
 import pytest
 
 import rules
-from app.persist.records import SeatRow, Snapshot
+from app.persist.rows import SeatRow, Snapshot
 from app.views import build_spectator_view, build_view, view_text
 
 CASES = [("classic", 2), ("basic", 3), ("basic", 4), ("rummy51", 2), ("rummy51", 4)]

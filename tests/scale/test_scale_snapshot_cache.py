@@ -8,7 +8,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 
 import rules
-from app.persist.records import SeatRow, Snapshot
+from app.persist.rows import SeatRow, Snapshot
 from app.rooms.snapshots import SnapshotCache
 
 NOW = datetime(2026, 1, 1, tzinfo=UTC)

@@ -1,7 +1,7 @@
 """A store and writer in this process's memory: the room service (app/rooms/service.py) runs on
 them without a database or a server, for fast tests. The same rules as the SQL store: a
-compare-and-swap per entry, the lowest free seat, hands ended and dealt, the purge.
-Nothing is sealed: nothing here is at rest.
+compare-and-swap per entry, the lowest free seat, hands ended and dealt, the purge; the
+friends' rows (`MemorySocial`). Nothing is sealed: nothing here is at rest.
 """
 
 from __future__ import annotations
@@ -12,15 +12,19 @@ from datetime import datetime
 
 import rules
 from app.errors import RoomNotFound
-from app.persist.records import (
+from app.persist.rows import (
+    ChallengePlan,
+    ChatRow,
     Commit,
-    HandRecord,
+    EntryRow,
+    HandRow,
     LogEntry,
     Mark,
     Snapshot,
     lowest_free_seat,
     seat_taken,
 )
+from app.persist.social_tables import Challenge
 from app.persist.store import Batch, Writer, batch_order
 
 
@@ -28,7 +32,7 @@ from app.persist.store import Batch, Writer, batch_order
 class _Room:
     snapshot: Snapshot
     token_hashes: list[str | None]
-    hands: list[HandRecord] = field(default_factory=list)
+    hands: list[HandRow] = field(default_factory=list)
     log: list[tuple[int, LogEntry]] = field(default_factory=list)  # (hand_seq, entry)
 
 
@@ -48,8 +52,99 @@ class MemoryWriter:
         pass
 
 
-class MemoryStore:
+class MemorySocial:
+    """The friends' rows in memory, under the SQL store's rules: one rematch per room, a
+    chat id taken once, an invitation spent once, at most `at_most` invitations."""
+
     def __init__(self) -> None:
+        self._social: dict[str, tuple[bool, str | None]] = {}
+        self._chat: dict[str, list[ChatRow]] = {}
+        self._challenges: dict[str, Challenge] = {}
+        self._entries: dict[str, list[EntryRow]] = {}
+        self._invites: dict[str, tuple[str, str, datetime | None]] = {}
+
+    async def social_row(self, room: str) -> tuple[bool, str | None] | None:
+        return self._social.get(room)
+
+    async def set_chat(self, room: str, on: bool) -> None:
+        self._social[room] = (on, self._social.get(room, (True, None))[1])
+
+    async def claim_rematch(self, room: str, new_room: str) -> str:
+        chat, rematch = self._social.get(room, (True, None))
+        self._social[room] = (chat, rematch or new_room)
+        return rematch or new_room
+
+    async def delete_room(self, room: str) -> None:
+        for rows in (self._social, self._chat):
+            rows.pop(room, None)
+
+    async def chat_since(
+        self, room: str, seat: int, since: datetime
+    ) -> tuple[int, datetime | None]:
+        times = [m.at for m in self._chat.get(room, []) if m.seat == seat and m.at > since]
+        return len(times), min(times, default=None)
+
+    async def add_chat(
+        self, room: str, seat: int, name: str, text: str, at: datetime
+    ) -> int | None:
+        messages = self._chat.setdefault(room, [])
+        messages.append(ChatRow(id=len(messages) + 1, seat=seat, name=name, text=text, at=at))
+        return len(messages)
+
+    async def chat_messages(self, room: str, since: int | None, limit: int) -> list[ChatRow]:
+        messages = self._chat.get(room, [])
+        return (
+            [m for m in messages if m.id > since][:1000] if since is not None else messages[-limit:]
+        )
+
+    async def add_challenge(self, plan: ChallengePlan) -> None:
+        c = plan.challenge
+        self._challenges[c] = Challenge(
+            id=c, room_id=plan.room, variant=plan.variant, players=plan.players, bots=plan.bots,
+            created_at=plan.now,
+        )  # fmt: skip
+        self._entries[c] = [EntryRow(room=plan.room, name=plan.name, invite_name=None)]
+        self._invites[plan.invite_hash] = (c, plan.invite_name, None)
+
+    async def challenge(self, challenge: str) -> Challenge | None:
+        return self._challenges.get(challenge)
+
+    async def add_entry(
+        self, challenge: str, room: str, name: str, invite_name: str | None
+    ) -> None:
+        self._entries[challenge].append(EntryRow(room=room, name=name, invite_name=invite_name))
+
+    async def entries(self, challenge: str) -> list[EntryRow]:
+        return list(self._entries.get(challenge, []))
+
+    async def add_invite(
+        self, challenge: str, code_hash: str, name: str, now: datetime, at_most: int
+    ) -> bool:
+        if sum(c == challenge for c, _, _ in self._invites.values()) >= at_most:
+            return False
+        self._invites[code_hash] = (challenge, name, None)
+        return True
+
+    async def invite(self, code_hash: str) -> tuple[str, str] | None:
+        found = self._invites.get(code_hash)
+        return None if found is None else found[:2]
+
+    async def spend_invite(self, challenge: str, code_hash: str, now: datetime) -> bool:
+        found = self._invites.get(code_hash)
+        if found is None or found[0] != challenge or found[2] is not None:
+            return False
+        self._invites[code_hash] = (found[0], found[1], now)
+        return True
+
+    async def unspend_invite(self, code_hash: str) -> None:
+        found = self._invites.get(code_hash)
+        if found is not None:
+            self._invites[code_hash] = (found[0], found[1], None)
+
+
+class MemoryStore(MemorySocial):
+    def __init__(self) -> None:
+        super().__init__()
         self._rooms: dict[str, _Room] = {}
         self._own_writer = MemoryWriter(self)
         self._writer: Writer = self._own_writer
@@ -78,7 +173,7 @@ class MemoryStore:
         self._rooms[room.id] = _Room(
             snapshot=room,
             token_hashes=[s.token_hash for s in room.seats],
-            hands=[HandRecord(seq=0, start=start, start_version=0, end_version=None)],
+            hands=[HandRow(seq=0, start=start, start_version=0, end_version=None)],
         )
 
     async def load(self, room_id: str) -> Snapshot:
@@ -139,7 +234,7 @@ class MemoryStore:
                 for h in room.hands
             ]
         if entry.new_hand_start is not None:
-            room.hands.append(HandRecord(snap.hand_seq + 1, entry.new_hand_start, version, None))
+            room.hands.append(HandRow(snap.hand_seq + 1, entry.new_hand_start, version, None))
         return version
 
     async def marks(self, room_ids: Iterable[str]) -> dict[str, Mark]:
@@ -160,7 +255,7 @@ class MemoryStore:
         ]
         return [room_id for _, room_id in sorted(due)[:limit]]
 
-    async def finished_hands(self, room_id: str) -> list[tuple[HandRecord, list[LogEntry]]]:
+    async def finished_hands(self, room_id: str) -> list[tuple[HandRow, list[LogEntry]]]:
         room = self._room(room_id)
         return [
             (h, [e for seq, e in room.log if seq == h.seq])
@@ -175,6 +270,7 @@ class MemoryStore:
         gone = [r for r, room in self._rooms.items() if room.snapshot.active_at < inactive_since]
         for room_id in gone:
             del self._rooms[room_id]
+            await self.delete_room(room_id)
         return len(gone)
 
     def _room(self, room_id: str) -> _Room:

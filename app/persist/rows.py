@@ -146,7 +146,7 @@ class Commit:
 
 
 @dataclass(frozen=True)
-class HandRecord:
+class HandRow:
     """One finished hand: its deal (rules.hand_start as JSON, in the clear) and versions."""
 
     seq: int
@@ -262,3 +262,39 @@ def seat_taken(
     if snap.turn_seconds and not joined.is_waiting:
         joined = replace(joined, turn_deadline=deadline)
     return joined
+
+
+@dataclass(frozen=True)
+class ChatRow:
+    """A chat message as stored, its text opened."""
+
+    id: int
+    seat: int
+    name: str
+    text: str
+    at: datetime
+
+
+@dataclass(frozen=True)
+class EntryRow:
+    """One entry of a challenge: its room, its player's name, its invitation's name."""
+
+    room: str
+    name: str
+    invite_name: str | None
+
+
+@dataclass(frozen=True)
+class ChallengePlan:
+    """A new challenge as `Store.add_challenge` writes it: its row, the challenger's entry
+    and its first invitation (only its code's hash)."""
+
+    challenge: str
+    room: str
+    variant: str
+    players: int
+    bots: str  # JSON: seat number -> bot level
+    now: datetime
+    name: str
+    invite_hash: str
+    invite_name: str
