@@ -37,20 +37,17 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from killbench import (  # noqa: E402
+from kill_rooms import (  # noqa: E402
     Room,
     Run,
-    Server,
-    admin,
     audit,
+    create_rooms,
     seat_loop,
     until_finished,
     watch_stalls,
 )
-from load import free_port  # noqa: E402
 from netns import Namespace, start_relay, through  # noqa: E402
-
-from app.persist.sealing import new_key  # noqa: E402
+from servers import Server, admin, free_port, shared_env  # noqa: E402
 
 RESUME_LIMIT = 5.0  # seconds a room may wait after a kill
 
@@ -117,23 +114,6 @@ def start_proxy(hosts: list[Host], port: int, logs: Path) -> subprocess.Popen[by
         return subprocess.Popen(["haproxy", "-f", str(config), "-db"], stdout=log, stderr=log)
 
 
-async def create_rooms(url: str, n: int, sizes: list[int]) -> list[Room]:
-    import httpx
-
-    rooms = []
-    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
-        for i in range(n):
-            r = await http.post("/api/rooms", json={"variant": "basic", "players": sizes[i % 3]})
-            r.raise_for_status()
-            room, tokens = r.json()["room"], [r.json()["token"]]
-            for seat in range(1, sizes[i % 3]):
-                joined = await http.post(f"/api/rooms/{room}/join", json={"name": f"p{seat}"})
-                joined.raise_for_status()
-                tokens.append(joined.json()["token"])
-            rooms.append(Room(room, tokens))
-    return rooms
-
-
 async def seated(
     url: str, n: int, think: float
 ) -> tuple[Run, list[Room], list[asyncio.Task[None]]]:
@@ -141,7 +121,7 @@ async def seated(
     (killbench's) playing: the run, the rooms and the seats' tasks."""
     front = Proxy("proxy", url)
     run = Run([front, front], home_after=None)  # type: ignore[list-item]
-    rooms = await create_rooms(url, n, [2, 3, 4])
+    rooms = await create_rooms([url], n, [2, 3, 4])
     seats = [
         asyncio.create_task(seat_loop(run, room, s, 0, think, i * 8 + s))
         for i, room in enumerate(rooms)
@@ -188,15 +168,7 @@ async def bench(args: argparse.Namespace) -> int:
     database = f"hostkill_{os.getpid()}"
     await admin(args.postgres, f'CREATE DATABASE "{database}"')
     logs = Path(tempfile.mkdtemp(prefix="rummy-hostkill-"))
-    db_url = args.postgres.rsplit("/", 1)[0] + f"/{database}"
-    env = {
-        **os.environ,
-        "RUMMY_DATABASE_URL": db_url.replace("postgresql://", "postgresql+asyncpg://", 1),
-        "RUMMY_REDIS_URL": args.redis,
-        "RUMMY_RATE_LIMIT_ENABLED": "false",
-        "RUMMY_SECRET_KEY": new_key(),
-        "PYTHONPATH": str(ROOT),
-    }
+    env = shared_env(args.postgres, database, args.redis)
     Host.workers = args.workers
     hosts = [Host(name, env, logs) for name in ("host-a", "host-b")]
     spaces = [Namespace(i + 1) for i in range(len(hosts))] if args.hosts == "netns" else []
@@ -242,11 +214,25 @@ async def bench(args: argparse.Namespace) -> int:
         for ns in spaces:
             ns.delete()
         await admin(args.postgres, f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+    kind = "network namespaces" if spaces else "process groups"
+    print(f"hosts: 2 x {args.workers} processes ({kind}) behind HAProxy; rooms: {len(rooms)}")
+    ok = _report(rooms, run, kills, lost, gaps, unsynced)
+    print(f"logs: {logs}")
+    return 0 if ok and len(kills) == args.kills else 1
+
+
+def _report(
+    rooms: list[Room],
+    run: Run,
+    kills: list[tuple[str, float, int]],
+    lost: int,
+    gaps: int,
+    unsynced: list[Room],
+) -> bool:
+    """Print what the kills did to the rooms; whether it passes."""
     acked = sum(len(room.acked) for room in rooms)
     stalled = [room for room in rooms if room.stalled]
     late = sum(n for _, _, n in kills)
-    kind = "network namespaces" if spaces else "process groups"
-    print(f"hosts: 2 x {args.workers} processes ({kind}) behind HAProxy; rooms: {len(rooms)}")
     for name, slowest, n in kills:
         print(f"  killed {name}: every room moved again within {slowest:.1f} s ({n} over 5 s)")
     print(f"client reconnects: {run.reconnects}")
@@ -255,9 +241,7 @@ async def bench(args: argparse.Namespace) -> int:
     print(f"rooms stalled: {len(stalled)}; seats not resynced at the end: {len(unsynced)}")
     for room in stalled[:10]:
         print(f"  {room.id}: {room.stalled}")
-    print(f"logs: {logs}")
-    ok = not (lost or gaps or stalled or unsynced or late) and acked > 0
-    return 0 if ok and len(kills) == args.kills else 1
+    return not (lost or gaps or stalled or unsynced or late) and acked > 0
 
 
 def main() -> int:

@@ -43,9 +43,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 import httpx  # noqa: E402
 from cluster_load import cluster_env  # noqa: E402
 from hostkill import resumed, seated  # noqa: E402
-from killbench import Room, Run, admin, audit, until_finished  # noqa: E402
-from load import free_port  # noqa: E402
+from kill_rooms import Room, Run, audit, until_finished  # noqa: E402
 from procs import children, cmdline  # noqa: E402
+from servers import admin, free_port  # noqa: E402
 
 RETURN_LIMIT = 5.0  # seconds a seat may be without a socket on a live process
 
