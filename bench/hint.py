@@ -28,8 +28,8 @@ from pathlib import Path
 from random import Random
 
 import httpx
-from bot_rooms import _free_port, _wait_up
 from procs import cpu_seconds
+from servers import free_port, wait_up
 
 import rules
 from bots.client import to_view
@@ -85,12 +85,12 @@ async def _hand(
 
 async def one_run(tree: Path, args: argparse.Namespace) -> dict[str, float]:
     """One checkout's server, `args.hands` hands of one room; the hints' figures."""
-    port = _free_port()
+    port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         server = _serve(tree, port, Path(tmp) / "hint.db", args.budget_ms)
         try:
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=120) as http:
-                await _wait_up(http)
+                await wait_up(http)
                 latencies: list[float] = []
                 cpu = 0.0
                 for hand in range(args.hands):

@@ -32,8 +32,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from procs import cpu_seconds  # noqa: E402
+from procs import cpu_seconds, rss_mb  # noqa: E402
 from rawhttp import RawHTTP  # noqa: E402
+from servers import free_port  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DRAW = {"type": "draw", "source": "stock"}
@@ -47,19 +48,6 @@ class Room:
     active: bool
     moves: int = 0
     errors: list[str] = field(default_factory=list)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 async def create_rooms(url: str, n: int, turn_seconds: int, conns: int) -> list[Room]:

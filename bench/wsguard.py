@@ -159,18 +159,18 @@ async def _round(base: str) -> tuple[float, int]:
 
 async def _openings(trees: list[Path], rounds: int) -> None:
     import httpx
-    from bot_rooms import _free_port, _wait_up
+    from servers import free_port, wait_up
 
     with tempfile.TemporaryDirectory() as tmp:
         bases, servers = [], []
         for i, tree in enumerate(trees):
-            port = _free_port()
+            port = free_port()
             servers.append(_serve_tree(tree, port, Path(tmp) / f"s{i}.db"))
             bases.append(f"http://127.0.0.1:{port}")
         try:
             for base in bases:
                 async with httpx.AsyncClient(base_url=base) as http:
-                    await _wait_up(http)
+                    await wait_up(http)
             for r in range(rounds):
                 for tree, base in zip(trees, bases, strict=True):
                     took, refused = await _round(base)
