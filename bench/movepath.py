@@ -74,7 +74,6 @@ async def run(args: argparse.Namespace) -> dict[str, float]:
 
 
 async def _measure(args: argparse.Namespace, url: str) -> dict[str, float]:
-    import rules
     from app import migrate
     from app.api.fanout import Audience
     from app.api.outbox import Outbox
@@ -110,49 +109,77 @@ async def _measure(args: argparse.Namespace, url: str) -> dict[str, float]:
                 outboxes.append(outbox)
                 fanout.join(room, seat, outbox)
         strategy, rng = get_strategy("greedy"), random.Random(args.seed)
-
-        async def play_round() -> tuple[int, float, float, float]:
-            """Play a move in every room; returns the moves and, for the moves alone (not
-            the choosing, nor a vote that deals), the CPU, the views' and the collector's."""
-            todo = []
-            for room in rooms:
-                snap = await service.snapshot(room)
-                state = snap.state
-                if state.phase not in ("draw", "play"):
-                    vote = "new_match" if state.phase == "match_over" else "next_hand"
-                    await service.cast(room, 0, vote, None)
-                    continue
-                view = rules.seat_view(state, state.turn)
-                move = strategy.choose(view, list(rules.legal_moves(view)), rng)
-                todo.append(service.play(room, state.turn, move, snap.version))
-            started, in_views, in_collector = time.process_time(), views[0], collector[0]
-            await asyncio.gather(*todo)
-            return (
-                len(todo),
-                time.process_time() - started,
-                views[0] - in_views,
-                collector[0] - in_collector,
-            )
-
         for _ in range(3):  # warm: caches, the first commits
-            await play_round()
-        profile = cProfile.Profile() if args.profile else None
-        moves, cpu, in_views, in_collector = 0, 0.0, 0.0, 0.0
-        if profile:
-            profile.enable()
-        for _ in range(args.rounds):
-            n, spent, viewing, collecting = await play_round()
-            moves, cpu = moves + n, cpu + spent
-            in_views, in_collector = in_views + viewing, in_collector + collecting
-        if profile:
-            profile.disable()
-            pstats.Stats(profile).sort_stats("tottime").print_stats(30)
+            await _play_round(service, rooms, strategy, rng, views, collector)
+        moves, cpu, in_views, in_collector = await _timed_rounds(
+            args, service, rooms, strategy, rng, views, collector
+        )
     return {
         "moves": moves,
         "cpu_us_per_move": cpu / moves * 1e6,
         "views_share": in_views / cpu,
         "collector_share": in_collector / cpu,
     }
+
+
+async def _timed_rounds(
+    args: argparse.Namespace,
+    service: Any,
+    rooms: list[str],
+    strategy: Any,
+    rng: random.Random,
+    views: list[float],
+    collector: list[float],
+) -> tuple[int, float, float, float]:
+    """`args.rounds` rounds (profiled with `--profile`): the moves, their CPU, the views'
+    and the collector's."""
+    profile = cProfile.Profile() if args.profile else None
+    moves, cpu, in_views, in_collector = 0, 0.0, 0.0, 0.0
+    if profile:
+        profile.enable()
+    for _ in range(args.rounds):
+        n, spent, viewing, collecting = await _play_round(
+            service, rooms, strategy, rng, views, collector
+        )
+        moves, cpu = moves + n, cpu + spent
+        in_views, in_collector = in_views + viewing, in_collector + collecting
+    if profile:
+        profile.disable()
+        pstats.Stats(profile).sort_stats("tottime").print_stats(30)
+    return moves, cpu, in_views, in_collector
+
+
+async def _play_round(
+    service: Any,
+    rooms: list[str],
+    strategy: Any,
+    rng: random.Random,
+    views: list[float],
+    collector: list[float],
+) -> tuple[int, float, float, float]:
+    """Play a move in every room; returns the moves and, for the moves alone (not the
+    choosing, nor a vote that deals), the CPU, the views' and the collector's."""
+    import rules
+
+    todo = []
+    for room in rooms:
+        snap = await service.snapshot(room)
+        state = snap.state
+        if state.phase not in ("draw", "play"):
+            vote = "new_match" if state.phase == "match_over" else "next_hand"
+            await service.cast(room, 0, vote, None)
+            continue
+        view = rules.seat_view(state, state.turn)
+        move = strategy.choose(view, list(rules.legal_moves(view)), rng)
+        todo.append(service.play(room, state.turn, move, snap.version))
+    started, in_views, in_collector = time.process_time(), views[0], collector[0]
+    await asyncio.gather(*todo)
+    return (
+        len(todo),
+        time.process_time() - started,
+        views[0] - in_views,
+        collector[0] - in_collector,
+    )
 
 
 def main(argv: list[str] | None = None) -> None:
