@@ -66,7 +66,7 @@ def run_floor(conns: int, duration: float) -> dict[str, Any]:
         )
         try:
             url = f"http://127.0.0.1:{port}"
-            wait_listening(port)
+            wait_listening(port, tries=600)  # a loaded machine starts it in over 10 s
             done, lat, errors = asyncio.run(_drive_floor(url, conns, duration))
         finally:
             proc.terminate()
