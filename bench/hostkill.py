@@ -42,8 +42,8 @@ from kill_rooms import (  # noqa: E402
     Run,
     audit,
     create_rooms,
+    finish,
     seat_loop,
-    until_finished,
     watch_stalls,
 )
 from netns import Namespace, start_relay, through  # noqa: E402
@@ -194,13 +194,10 @@ async def bench(args: argparse.Namespace) -> int:
         kills = await killer(hosts, rooms, args, rng)
         await asyncio.sleep(max(0.0, began + args.duration - time.monotonic()))
         run.stopping = True
-        await until_finished(rooms, args.finish_timeout)
+        await finish(rooms, args.finish_timeout)
         unsynced = [
             room for room in rooms if any(seen[0] < room.top for seen in room.seen.values())
         ]
-        for room in rooms:
-            if room.stalled is None and len(room.finished) < len(room.tokens):
-                room.stalled = f"hand not finished at version {room.top} ({room.phase})"
         lost, gaps = await audit(url, rooms)
     finally:
         for task in tasks:

@@ -193,6 +193,15 @@ async def until_finished(rooms: list[Room], timeout: float) -> None:
         await asyncio.sleep(0.5)
 
 
+async def finish(rooms: list[Room], timeout: float) -> None:
+    """Until every room's hand in play has ended (`until_finished`); a room whose hand has
+    not is stalled."""
+    await until_finished(rooms, timeout)
+    for room in rooms:
+        if room.stalled is None and len(room.finished) < len(room.tokens):
+            room.stalled = f"hand not finished at version {room.top} ({room.phase})"
+
+
 async def create_rooms(urls: list[str], n: int, sizes: list[int]) -> list[Room]:
     """`n` rooms of `sizes` seats (cycled), room i made on `urls[i]` and its seat s joined
     on `urls[i + s]` (cycled), so that with two URLs every room spans both servers."""

@@ -41,8 +41,8 @@ from kill_rooms import (  # noqa: E402
     Run,
     audit,
     create_rooms,
+    finish,
     seat_loop,
-    until_finished,
     watch_stalls,
 )
 from servers import Server, admin, shared_env  # noqa: E402
@@ -95,10 +95,7 @@ async def bench(args: argparse.Namespace) -> int:
         await asyncio.sleep(max(0.0, began + args.duration - time.monotonic()))
         run.stopping = True  # no more votes: the hands in play end, and rooms stay there
         elapsed = time.monotonic() - began
-        await until_finished(rooms, args.finish_timeout)
-        for room in rooms:
-            if room.stalled is None and len(room.finished) < len(room.tokens):
-                room.stalled = f"hand not finished at version {room.top} ({room.phase})"
+        await finish(rooms, args.finish_timeout)
         failed = [t for t in seats if t.done() and not t.cancelled() and t.exception()]
         lost, gaps = await audit(servers[0].url, rooms)
     finally:
