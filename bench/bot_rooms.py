@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import statistics
 import subprocess
 import sys
@@ -25,7 +24,7 @@ from random import Random
 from typing import Any
 
 import httpx
-from servers import free_port, wait_up
+from servers import free_port, sqlite_env, wait_up
 
 import rules
 from bots.client import to_view
@@ -33,13 +32,7 @@ from bots.greedy import GreedyStrategy
 
 
 def _serve(port: int, db: Path, processes: int, budget_ms: float) -> subprocess.Popen[bytes]:
-    env = dict(
-        os.environ,
-        RUMMY_DATABASE_URL=f"sqlite+aiosqlite:///{db}",
-        RUMMY_RATE_LIMIT_ENABLED="0",
-        RUMMY_BOT_PROCESSES=str(processes),
-        RUMMY_BOT_BUDGET_MS=str(budget_ms),
-    )
+    env = sqlite_env(db, RUMMY_BOT_PROCESSES=str(processes), RUMMY_BOT_BUDGET_MS=str(budget_ms))
     exe = Path(sys.executable).with_name("rummy")
     return subprocess.Popen([str(exe), "serve", "--port", str(port)], env=env)
 

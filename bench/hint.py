@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import statistics
 import subprocess
 import sys
@@ -29,7 +28,7 @@ from random import Random
 
 import httpx
 from procs import cpu_seconds
-from servers import free_port, wait_up
+from servers import free_port, sqlite_env, wait_up
 
 import rules
 from bots.client import to_view
@@ -40,11 +39,9 @@ SERVE = "import sys; from app.cli import main; sys.exit(main(['serve', '--port',
 
 
 def _serve(tree: Path, port: int, db: Path, budget_ms: float) -> subprocess.Popen[bytes]:
-    env = dict(
-        os.environ,
-        PYTHONPATH=str(tree),
-        RUMMY_DATABASE_URL=f"sqlite+aiosqlite:///{db}",
-        RUMMY_RATE_LIMIT_ENABLED="0",
+    env = sqlite_env(
+        db,
+        tree,
         RUMMY_BOT_PROCESSES="0",
         RUMMY_ALLOW_FIXED_DEALS="1",  # a room from a seed: the same hand in every run
         RUMMY_BOT_BUDGET_MS=str(budget_ms),

@@ -62,6 +62,21 @@ def wait_listening(port: int, tries: int = 100) -> None:
             time.sleep(0.1)
 
 
+def sqlite_env(db: Path, tree: Path | None = None, **settings: str) -> dict[str, str]:
+    """The environment of a `rummy serve` on the SQLite file `db` with the rates off (a bench
+    is one address that sends more than a player would), `tree`'s packages first on the path
+    when it serves another checkout, and `settings` (RUMMY_... names) on top."""
+    env = dict(
+        os.environ,
+        RUMMY_DATABASE_URL=f"sqlite+aiosqlite:///{db}",
+        RUMMY_RATE_LIMIT_ENABLED="0",
+        **settings,
+    )
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree)
+    return env
+
+
 class Server:
     """One `rummy serve` on a fixed port, which `kill` and `start` cycle."""
 

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import subprocess
 import sys
 import tempfile
@@ -29,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import httpx  # noqa: E402
 from procs import children, cmdline, rss_mb  # noqa: E402
-from servers import free_port, wait_up  # noqa: E402
+from servers import free_port, sqlite_env, wait_up  # noqa: E402
 
 import rules  # noqa: E402
 from bots.client import to_view  # noqa: E402
@@ -37,13 +36,7 @@ from bots.greedy import GreedyStrategy  # noqa: E402
 
 
 def _serve(port: int, db: Path, budget_ms: float) -> subprocess.Popen[bytes]:
-    env = dict(
-        os.environ,
-        RUMMY_DATABASE_URL=f"sqlite+aiosqlite:///{db}",
-        RUMMY_RATE_LIMIT_ENABLED="0",
-        RUMMY_BOT_PROCESSES="1",
-        RUMMY_BOT_BUDGET_MS=str(budget_ms),
-    )
+    env = sqlite_env(db, RUMMY_BOT_PROCESSES="1", RUMMY_BOT_BUDGET_MS=str(budget_ms))
     exe = Path(sys.executable).with_name("rummy")
     return subprocess.Popen([str(exe), "serve", "--port", str(port)], env=env)
 

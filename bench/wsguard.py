@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -101,14 +100,9 @@ SILENT_ADDRESS = "127.0.0.2"
 
 def _serve_tree(tree: Path, port: int, db: Path) -> subprocess.Popen[bytes]:
     """`rummy serve` of `tree` (its own packages first on the path), 8 opening places."""
-    env = dict(
-        os.environ,
-        PYTHONPATH=str(tree),
-        RUMMY_DATABASE_URL=f"sqlite+aiosqlite:///{db}",
-        RUMMY_RATE_LIMIT_ENABLED="0",
-        RUMMY_ALLOW_FIXED_DEALS="1",
-        RUMMY_WS_MAX_OPENING=str(SILENT),
-    )
+    from servers import sqlite_env
+
+    env = sqlite_env(db, tree, RUMMY_ALLOW_FIXED_DEALS="1", RUMMY_WS_MAX_OPENING=str(SILENT))
     command = [
         sys.executable,
         "-m",
