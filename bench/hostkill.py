@@ -3,7 +3,7 @@
 Two "hosts", each a network namespace of its own (bench/netns.py) holding `rummy serve
 --workers K` (a supervisor and K worker processes on one port) in one process group, on one
 PostgreSQL database and one Redis, behind HAProxy with room affinity (deploy/haproxy.cfg).
-Every seat's websocket bot (bench/killbench.py's) talks only to the proxy, as a browser
+Every seat's websocket bot (bench/kill_rooms.py's) talks only to the proxy, as a browser
 would. At random moments the bench kills one host whole, as a machine dies: its network
 falls silent first (no resets reach the proxy, the database or Redis), then every process
 of it is killed (SIGKILL to the group). It restarts it a few seconds later, and measures:
@@ -118,7 +118,7 @@ async def seated(
     url: str, n: int, think: float
 ) -> tuple[Run, list[Room], list[asyncio.Task[None]]]:
     """`n` rooms of 2, 3 and 4 seats through the proxy at `url`, each seat a websocket bot
-    (killbench's) playing: the run, the rooms and the seats' tasks."""
+    (bench/kill_rooms.py's) playing: the run, the rooms and the seats' tasks."""
     front = Proxy("proxy", url)
     run = Run([front, front], home_after=None)  # type: ignore[list-item]
     rooms = await create_rooms([url], n, [2, 3, 4])

@@ -3,8 +3,8 @@ random moments while websocket bots play, then an audit.
 
 It creates a database of its own (`killbench_<pid>`, dropped at the end), starts two servers
 on it and on one Redis db, and opens R rooms of 2 to 4 seats whose seats are spread over
-both servers, one websocket bot client per seat (greedy strategy, `bench/load.py`'s
-Chooser). Every room plays hand after hand. Meanwhile it kills one server (the whole process
+both servers, one websocket bot client per seat (greedy strategy, bench/kill_rooms.py's
+seats). Every room plays hand after hand. Meanwhile it kills one server (the whole process
 group, SIGKILL) at random moments, `--kills` times over `--duration` seconds, and restarts it
 on the same port; clients whose socket died reconnect to the other server, and go back to
 their own one a few seconds after it is up again, so rooms keep spanning both processes.

@@ -2,7 +2,7 @@
 restarted one at a time under load, the way an upgrade goes (docs/operations.md, "Upgrades").
 
 It starts the cluster on a database of its own (created and dropped here) and plays rooms of
-websocket bots through the proxy (bench/killbench.py's seats, as bench/hostkill.py does).
+websocket bots through the proxy (bench/kill_rooms.py's seats, as bench/hostkill.py does).
 Then, for each server process in turn: SIGTERM (its sockets close with 1012, it finishes
 what it was doing and exits), start it again with the same command line and environment,
 wait for its /healthz, and let the proxy's health check see it up (`--settle` s) before the
