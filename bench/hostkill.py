@@ -37,15 +37,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from kill_rooms import (  # noqa: E402
-    Room,
-    Run,
-    audit,
-    create_rooms,
-    finish,
-    seat_loop,
-    watch_stalls,
-)
+from kill_rooms import Room, Run, audit, create_rooms, finish, seat_all, watch_stalls  # noqa: E402
 from netns import Namespace, start_relay, through  # noqa: E402
 from servers import Server, admin, free_port, shared_env  # noqa: E402
 
@@ -122,11 +114,7 @@ async def seated(
     front = Proxy("proxy", url)
     run = Run([front, front], home_after=None)  # type: ignore[list-item]
     rooms = await create_rooms([url], n, [2, 3, 4])
-    seats = [
-        asyncio.create_task(seat_loop(run, room, s, 0, think, i * 8 + s))
-        for i, room in enumerate(rooms)
-        for s in range(len(room.tokens))
-    ]
+    seats = seat_all(run, rooms, think, lambda i, s: 0)
     return run, rooms, seats
 
 

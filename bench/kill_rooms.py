@@ -10,6 +10,7 @@ import json
 import random
 import time
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -79,6 +80,17 @@ async def seat_loop(run: Run, room: Room, seat: int, home: int, think: float, se
             bot.lost_at = bot.lost_at or time.monotonic()
             at = 1 - at
             await asyncio.sleep(random.uniform(0.05, 0.3))
+
+
+def seat_all(
+    run: Run, rooms: list[Room], think: float, home: Callable[[int, int], int]
+) -> list[asyncio.Task[None]]:
+    """Every seat's bot started: seat s of the i-th room at server `home(i, s)`."""
+    return [
+        asyncio.create_task(seat_loop(run, room, s, home(i, s), think, i * 8 + s))
+        for i, room in enumerate(rooms)
+        for s in range(len(room.tokens))
+    ]
 
 
 @dataclass

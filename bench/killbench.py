@@ -36,15 +36,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from kill_rooms import (  # noqa: E402
-    Room,
-    Run,
-    audit,
-    create_rooms,
-    finish,
-    seat_loop,
-    watch_stalls,
-)
+from kill_rooms import Room, Run, audit, create_rooms, finish, seat_all, watch_stalls  # noqa: E402
 from servers import Server, admin, shared_env  # noqa: E402
 
 
@@ -84,11 +76,7 @@ async def bench(args: argparse.Namespace) -> int:
         lo, _, hi = args.players.partition("-")
         sizes = list(range(int(lo), int(hi or lo) + 1))
         rooms = await create_rooms([s.url for s in servers], args.rooms, sizes)
-        seats = [
-            asyncio.create_task(seat_loop(run, room, s, (i + s) % 2, args.think, i * 8 + s))
-            for i, room in enumerate(rooms)
-            for s in range(len(room.tokens))
-        ]
+        seats = seat_all(run, rooms, args.think, lambda i, s: (i + s) % 2)
         tasks = [*seats, asyncio.create_task(watch_stalls(run, rooms, args.stall))]
         began = time.monotonic()
         kills = await killer(run, args.kills, args.duration, rng)
