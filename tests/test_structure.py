@@ -223,6 +223,19 @@ def test_no_part_reaches_back_up() -> None:
     assert wrong == []
 
 
+def test_the_product_imports_no_bench_and_no_test_code() -> None:
+    # What ships (rules, app, bots, the client) must run without bench/ and tests/: a store
+    # that only tests use lives in tests/kit/, and nothing in the product reaches for it.
+    modules = {**_modules(), **_helper_modules()}
+    wrong = sorted(
+        f"{name} -> {target}"
+        for name, path in _modules().items()
+        for target in _imported(name, path, modules)
+        if target.partition(".")[0] in ("bench", "tests")
+    )
+    assert wrong == []
+
+
 def test_modules_and_functions_are_short() -> None:
     long_modules, long_functions = [], []
     for path in [*_modules().values(), *_helper_modules().values()]:
