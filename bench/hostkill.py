@@ -24,11 +24,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +37,7 @@ sys.path.insert(0, str(ROOT / "bench"))
 
 from kill_rooms import Room, Run, audit, create_rooms, finish, seat_all, watch_stalls  # noqa: E402
 from netns import Namespace, start_relay, through  # noqa: E402
-from servers import Server, admin, free_port, shared_env  # noqa: E402
+from servers import Server, drop_database, free_port, own_database, shared_env  # noqa: E402
 
 RESUME_LIMIT = 5.0  # seconds a room may wait after a kill
 
@@ -145,17 +143,14 @@ async def killer(
         waits = await resumed(rooms, at_kill, RESUME_LIMIT)
         done.append((victim.name, max(waits), sum(w > RESUME_LIMIT for w in waits)))
         await asyncio.sleep(rng.uniform(1.0, 3.0))
-        victim.start()
-        await victim.wait_ready()
+        await victim.up()
     return done
 
 
 async def bench(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     random.seed(args.seed)
-    database = f"hostkill_{os.getpid()}"
-    await admin(args.postgres, f'CREATE DATABASE "{database}"')
-    logs = Path(tempfile.mkdtemp(prefix="rummy-hostkill-"))
+    database, logs = await own_database(args.postgres, "hostkill")
     env = shared_env(args.postgres, database, args.redis)
     Host.workers = args.workers
     hosts = [Host(name, env, logs) for name in ("host-a", "host-b")]
@@ -171,8 +166,7 @@ async def bench(args: argparse.Namespace) -> int:
         if spaces:
             relay = start_relay(spaces, logs)
         for host in hosts:  # one at a time: the first one migrates the new database
-            host.start()
-            await host.wait_ready()
+            await host.up()
         proxy = start_proxy(hosts, port, logs)
         url = f"http://127.0.0.1:{port}"
         await asyncio.sleep(1.5)  # the proxy's first health checks
@@ -198,7 +192,7 @@ async def bench(args: argparse.Namespace) -> int:
                 proc.wait(10)
         for ns in spaces:
             ns.delete()
-        await admin(args.postgres, f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+        await drop_database(args.postgres, database)
     kind = "network namespaces" if spaces else "process groups"
     print(f"hosts: 2 x {args.workers} processes ({kind}) behind HAProxy; rooms: {len(rooms)}")
     ok = _report(rooms, run, kills, lost, gaps, unsynced)

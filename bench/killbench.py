@@ -24,10 +24,8 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -37,7 +35,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
 from kill_rooms import Room, Run, audit, create_rooms, finish, seat_all, watch_stalls  # noqa: E402
-from servers import Server, admin, shared_env  # noqa: E402
+from servers import Server, drop_database, own_database, shared_env  # noqa: E402
 
 
 async def killer(run: Run, kills: int, duration: float, rng: random.Random) -> list[str]:
@@ -52,18 +50,15 @@ async def killer(run: Run, kills: int, duration: float, rng: random.Random) -> l
         t = time.monotonic() - start
         done.append(f"{t:.0f}s:{victim.name}")
         await asyncio.sleep(rng.uniform(0.0, 1.0))
-        victim.start()
-        await victim.wait_ready()
+        await victim.up()
     return done
 
 
 async def bench(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     random.seed(args.seed)
-    database = f"killbench_{os.getpid()}"
     admin_url = args.postgres
-    await admin(admin_url, f'CREATE DATABASE "{database}"')
-    logs = Path(tempfile.mkdtemp(prefix="rummy-killbench-"))
+    database, logs = await own_database(admin_url, "killbench")
     env = shared_env(admin_url, database, args.redis)
     servers = [Server(name, env, logs) for name in ("a", "b")]
     lo, _, hi = args.home_after.partition("-")
@@ -71,8 +66,7 @@ async def bench(args: argparse.Namespace) -> int:
     tasks: list[asyncio.Task[Any]] = []
     try:
         for server in servers:  # one at a time: the first one migrates the new database
-            server.start()
-            await server.wait_ready()
+            await server.up()
         lo, _, hi = args.players.partition("-")
         sizes = list(range(int(lo), int(hi or lo) + 1))
         rooms = await create_rooms([s.url for s in servers], args.rooms, sizes)
@@ -91,7 +85,7 @@ async def bench(args: argparse.Namespace) -> int:
             task.cancel()
         for server in servers:
             server.stop()
-        await admin(admin_url, f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+        await drop_database(admin_url, database)
     print(f"rooms: {len(rooms)}, seats: {len(seats)}, played {elapsed:.0f} s")
     print(f"kill -9s: {len(kills)} ({' '.join(kills)})")
     refused = ", ".join(f"{code} {n}" for code, n in run.refusals.most_common()) or "none"

@@ -31,7 +31,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -45,7 +44,7 @@ from cluster_load import cluster_env  # noqa: E402
 from hostkill import resumed, seated  # noqa: E402
 from kill_rooms import Room, Run, audit, until_finished  # noqa: E402
 from procs import children, cmdline  # noqa: E402
-from servers import admin, free_port  # noqa: E402
+from servers import drop_database, free_port, own_database  # noqa: E402
 
 RETURN_LIMIT = 5.0  # seconds a seat may be without a socket on a live process
 
@@ -218,10 +217,8 @@ def report(restarts: list[Restart], rooms: list[Room], run: Run, missing: list[f
 
 async def bench(args: argparse.Namespace) -> int:
     random.seed(args.seed)
-    database = f"rolling_{os.getpid()}"
     admin_url = args.postgres.replace("postgresql+asyncpg://", "postgresql://") + "/postgres"
-    await admin(admin_url, f'CREATE DATABASE "{database}"')
-    logs = Path(tempfile.mkdtemp(prefix="rummy-rolling-"))
+    database, logs = await own_database(admin_url, "rolling")
     cluster, port, base = start_cluster(args, database, logs)
     tasks: list[asyncio.Task[object]] = []
     processes: list[Process] = []
@@ -250,7 +247,7 @@ async def bench(args: argparse.Namespace) -> int:
             if process.popen is not None and process.popen.poll() is None:
                 process.popen.terminate()
                 process.popen.wait(30)
-        await admin(admin_url, f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+        await drop_database(admin_url, database)
     acked = sum(len(room.acked) for room in rooms)
     print(f"{args.processes} processes behind HAProxy; rooms: {len(rooms)}; rolling restart:")
     failed = report(restarts, rooms, run, missing)

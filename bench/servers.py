@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -119,6 +120,11 @@ class Server:
                 await asyncio.sleep(0.1)
         raise RuntimeError(f"server {self.name} not ready in {timeout} s; see {self.log_path}")
 
+    async def up(self) -> None:
+        """Start it and wait until it answers."""
+        self.start()
+        await self.wait_ready()
+
     def kill(self) -> None:
         self.up_since = 0.0
         if self.proc is not None and self.proc.poll() is None:
@@ -144,6 +150,18 @@ async def admin(url: str, sql: str) -> None:
         await conn.execute(sql)
     finally:
         await conn.close()
+
+
+async def own_database(admin_url: str, bench: str) -> tuple[str, Path]:
+    """A database of this run (`<bench>_<pid>`) made on `admin_url`'s PostgreSQL, which
+    `drop_database` drops, and a folder for the run's logs (kept: they are the evidence)."""
+    database = f"{bench}_{os.getpid()}"
+    await admin(admin_url, f'CREATE DATABASE "{database}"')
+    return database, Path(tempfile.mkdtemp(prefix=f"rummy-{bench}-"))
+
+
+async def drop_database(admin_url: str, database: str) -> None:
+    await admin(admin_url, f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
 
 
 def shared_env(admin_url: str, database: str, redis: str) -> dict[str, str]:
