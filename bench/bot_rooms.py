@@ -14,8 +14,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -26,39 +24,17 @@ from random import Random
 from typing import Any
 
 import httpx
+from servers import free_port, sqlite_env, wait_up
 
 import rules
 from bots.client import to_view
 from bots.greedy import GreedyStrategy
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def _serve(port: int, db: Path, processes: int, budget_ms: float) -> subprocess.Popen[bytes]:
-    env = dict(
-        os.environ,
-        RUMMY_DATABASE_URL=f"sqlite+aiosqlite:///{db}",
-        RUMMY_RATE_LIMIT_ENABLED="0",
-        RUMMY_BOT_PROCESSES=str(processes),
-        RUMMY_BOT_BUDGET_MS=str(budget_ms),
-    )
+    env = sqlite_env(db, RUMMY_BOT_PROCESSES=str(processes), RUMMY_BOT_BUDGET_MS=str(budget_ms))
     exe = Path(sys.executable).with_name("rummy")
     return subprocess.Popen([str(exe), "serve", "--port", str(port)], env=env)
-
-
-async def _wait_up(http: httpx.AsyncClient) -> None:
-    for _ in range(300):
-        try:
-            if (await http.get("/healthz")).status_code == 200:
-                return
-        except httpx.TransportError:
-            pass
-        await asyncio.sleep(0.1)
-    raise SystemExit("the server did not start")
 
 
 async def _play(http: httpx.AsyncClient, room: str, token: str, rng: Random) -> dict[str, Any]:
@@ -112,7 +88,7 @@ async def _probe(http: httpx.AsyncClient, stop: float, start: float) -> list[flo
 
 
 async def _run(args: argparse.Namespace) -> None:
-    port = _free_port()
+    port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         server = _serve(port, Path(tmp) / "bench.db", args.bot_processes, args.budget_ms)
         try:
@@ -120,7 +96,7 @@ async def _run(args: argparse.Namespace) -> None:
             async with httpx.AsyncClient(
                 base_url=f"http://127.0.0.1:{port}", timeout=120, limits=limits
             ) as http:
-                await _wait_up(http)
+                await wait_up(http)
                 warm = time.perf_counter() + 3.0  # let every room start before timing
                 stop = warm + args.seconds
                 counts = [0]

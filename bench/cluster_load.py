@@ -24,32 +24,15 @@ import signal
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 from typing import Any
 
-import httpx
-
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from load import free_port  # noqa: E402
 from procs import children, cmdline, cpu_seconds  # noqa: E402
+from servers import free_port, wait_healthy  # noqa: E402
 
 PY = sys.executable
-
-
-def _wait(url: str, proc: subprocess.Popen[bytes], what: str, timeout: float = 180) -> None:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if proc.poll() is not None:
-            raise SystemExit(f"{what} exited")
-        try:
-            if httpx.get(url + "/healthz", timeout=2).status_code == 200:
-                return
-        except httpx.HTTPError:
-            pass
-        time.sleep(0.2)
-    raise SystemExit(f"{what} did not come up")
 
 
 def _load(url: str, pids: list[int], args: argparse.Namespace, out: Path) -> dict[str, Any]:
@@ -93,7 +76,7 @@ def sqlite_setup(args: argparse.Namespace, tmp: Path) -> dict[str, Any]:
     with open(tmp / "one.log", "wb") as log:
         proc = subprocess.Popen([rummy, "serve", "--port", str(port)], env=env, stderr=log)
     try:
-        _wait(f"http://127.0.0.1:{port}", proc, "the SQLite server")
+        wait_healthy(f"http://127.0.0.1:{port}", proc, "the SQLite server")
         return _measured(f"http://127.0.0.1:{port}", [proc.pid], args, tmp / "one.json")
     finally:
         proc.terminate()
@@ -127,7 +110,7 @@ def cluster_setup(n: int, args: argparse.Namespace, tmp: Path) -> dict[str, Any]
     )
     url = f"http://127.0.0.1:{port}"
     try:
-        _wait(url, cluster, "the cluster")
+        wait_healthy(url, cluster, "the cluster")
         # The script's other children come and go (its health-check curl, psql): only the
         # proxy and the `rummy serve` processes are measured.
         lines = {p: cmdline(p) for p in children(cluster.pid)}

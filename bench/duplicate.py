@@ -123,15 +123,7 @@ def main() -> int:
     with ProcessPoolExecutor(args.jobs) as pool:
         per_deal = list(pool.map(_deal, work))
     n = len(players)
-    penalty = rules.playout.fast_rules(args.variant).penalty
-    won: list[list[float]] = [[] for _ in configs]
-    margin: list[list[float]] = [[] for _ in configs]
-    for deal in per_deal:
-        for c, hands in enumerate(deal):
-            for went_out, pts, field in hands:
-                won[c].append(1.0 if went_out else 0.0)
-                # Margin: better is positive (fewer penalty points, or more points scored).
-                margin[c].append(field - pts if penalty else pts - field)
+    won, margin = _outcomes(args.variant, per_deal, len(configs))
     for c, cfg in enumerate(configs):
         w, w_ci = _mean_ci(won[c])
         m, m_ci = _mean_ci(margin[c])
@@ -166,6 +158,22 @@ def main() -> int:
             [margin[0][:k], other["margin"][:k]],
         )
     return 0
+
+
+def _outcomes(
+    variant: str, per_deal: list[Any], settings: int
+) -> tuple[list[list[float]], list[list[float]]]:
+    """Per setting: each hand won (1.0) or not, and its margin (better is positive: fewer
+    penalty points, or more points scored, than the field)."""
+    penalty = rules.playout.fast_rules(variant).penalty
+    won: list[list[float]] = [[] for _ in range(settings)]
+    margin: list[list[float]] = [[] for _ in range(settings)]
+    for deal in per_deal:
+        for c, hands in enumerate(deal):
+            for went_out, pts, field in hands:
+                won[c].append(1.0 if went_out else 0.0)
+                margin[c].append(field - pts if penalty else pts - field)
+    return won, margin
 
 
 def _print_pair(label: str, won: list[list[float]], margin: list[list[float]]) -> None:

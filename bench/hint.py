@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import statistics
 import subprocess
 import sys
@@ -28,8 +27,8 @@ from pathlib import Path
 from random import Random
 
 import httpx
-from bot_rooms import _free_port, _wait_up
 from procs import cpu_seconds
+from servers import free_port, sqlite_env, wait_up
 
 import rules
 from bots.client import to_view
@@ -40,11 +39,9 @@ SERVE = "import sys; from app.cli import main; sys.exit(main(['serve', '--port',
 
 
 def _serve(tree: Path, port: int, db: Path, budget_ms: float) -> subprocess.Popen[bytes]:
-    env = dict(
-        os.environ,
-        PYTHONPATH=str(tree),
-        RUMMY_DATABASE_URL=f"sqlite+aiosqlite:///{db}",
-        RUMMY_RATE_LIMIT_ENABLED="0",
+    env = sqlite_env(
+        db,
+        tree,
         RUMMY_BOT_PROCESSES="0",
         RUMMY_ALLOW_FIXED_DEALS="1",  # a room from a seed: the same hand in every run
         RUMMY_BOT_BUDGET_MS=str(budget_ms),
@@ -85,12 +82,12 @@ async def _hand(
 
 async def one_run(tree: Path, args: argparse.Namespace) -> dict[str, float]:
     """One checkout's server, `args.hands` hands of one room; the hints' figures."""
-    port = _free_port()
+    port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         server = _serve(tree, port, Path(tmp) / "hint.db", args.budget_ms)
         try:
             async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}", timeout=120) as http:
-                await _wait_up(http)
+                await wait_up(http)
                 latencies: list[float] = []
                 cpu = 0.0
                 for hand in range(args.hands):

@@ -3,7 +3,7 @@
 Two "hosts", each a network namespace of its own (bench/netns.py) holding `rummy serve
 --workers K` (a supervisor and K worker processes on one port) in one process group, on one
 PostgreSQL database and one Redis, behind HAProxy with room affinity (deploy/haproxy.cfg).
-Every seat's websocket bot (bench/killbench.py's) talks only to the proxy, as a browser
+Every seat's websocket bot (bench/kill_rooms.py's) talks only to the proxy, as a browser
 would. At random moments the bench kills one host whole, as a machine dies: its network
 falls silent first (no resets reach the proxy, the database or Redis), then every process
 of it is killed (SIGKILL to the group). It restarts it a few seconds later, and measures:
@@ -24,11 +24,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import random
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -37,20 +35,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "bench"))
 
-from killbench import (  # noqa: E402
-    Room,
-    Run,
-    Server,
-    admin,
-    audit,
-    seat_loop,
-    until_finished,
-    watch_stalls,
-)
-from load import free_port  # noqa: E402
+from kill_rooms import Room, Run, audit, create_rooms, finish, seat_all, watch_stalls  # noqa: E402
 from netns import Namespace, start_relay, through  # noqa: E402
-
-from app.persist.sealing import new_key  # noqa: E402
+from servers import Server, drop_database, free_port, own_database, shared_env  # noqa: E402
 
 RESUME_LIMIT = 5.0  # seconds a room may wait after a kill
 
@@ -117,36 +104,15 @@ def start_proxy(hosts: list[Host], port: int, logs: Path) -> subprocess.Popen[by
         return subprocess.Popen(["haproxy", "-f", str(config), "-db"], stdout=log, stderr=log)
 
 
-async def create_rooms(url: str, n: int, sizes: list[int]) -> list[Room]:
-    import httpx
-
-    rooms = []
-    async with httpx.AsyncClient(base_url=url, timeout=30) as http:
-        for i in range(n):
-            r = await http.post("/api/rooms", json={"variant": "basic", "players": sizes[i % 3]})
-            r.raise_for_status()
-            room, tokens = r.json()["room"], [r.json()["token"]]
-            for seat in range(1, sizes[i % 3]):
-                joined = await http.post(f"/api/rooms/{room}/join", json={"name": f"p{seat}"})
-                joined.raise_for_status()
-                tokens.append(joined.json()["token"])
-            rooms.append(Room(room, tokens))
-    return rooms
-
-
 async def seated(
     url: str, n: int, think: float
 ) -> tuple[Run, list[Room], list[asyncio.Task[None]]]:
     """`n` rooms of 2, 3 and 4 seats through the proxy at `url`, each seat a websocket bot
-    (killbench's) playing: the run, the rooms and the seats' tasks."""
+    (bench/kill_rooms.py's) playing: the run, the rooms and the seats' tasks."""
     front = Proxy("proxy", url)
     run = Run([front, front], home_after=None)  # type: ignore[list-item]
-    rooms = await create_rooms(url, n, [2, 3, 4])
-    seats = [
-        asyncio.create_task(seat_loop(run, room, s, 0, think, i * 8 + s))
-        for i, room in enumerate(rooms)
-        for s in range(len(room.tokens))
-    ]
+    rooms = await create_rooms([url], n, [2, 3, 4])
+    seats = seat_all(run, rooms, think, lambda i, s: 0)
     return run, rooms, seats
 
 
@@ -177,26 +143,15 @@ async def killer(
         waits = await resumed(rooms, at_kill, RESUME_LIMIT)
         done.append((victim.name, max(waits), sum(w > RESUME_LIMIT for w in waits)))
         await asyncio.sleep(rng.uniform(1.0, 3.0))
-        victim.start()
-        await victim.wait_ready()
+        await victim.up()
     return done
 
 
 async def bench(args: argparse.Namespace) -> int:
     rng = random.Random(args.seed)
     random.seed(args.seed)
-    database = f"hostkill_{os.getpid()}"
-    await admin(args.postgres, f'CREATE DATABASE "{database}"')
-    logs = Path(tempfile.mkdtemp(prefix="rummy-hostkill-"))
-    db_url = args.postgres.rsplit("/", 1)[0] + f"/{database}"
-    env = {
-        **os.environ,
-        "RUMMY_DATABASE_URL": db_url.replace("postgresql://", "postgresql+asyncpg://", 1),
-        "RUMMY_REDIS_URL": args.redis,
-        "RUMMY_RATE_LIMIT_ENABLED": "false",
-        "RUMMY_SECRET_KEY": new_key(),
-        "PYTHONPATH": str(ROOT),
-    }
+    database, logs = await own_database(args.postgres, "hostkill")
+    env = shared_env(args.postgres, database, args.redis)
     Host.workers = args.workers
     hosts = [Host(name, env, logs) for name in ("host-a", "host-b")]
     spaces = [Namespace(i + 1) for i in range(len(hosts))] if args.hosts == "netns" else []
@@ -211,8 +166,7 @@ async def bench(args: argparse.Namespace) -> int:
         if spaces:
             relay = start_relay(spaces, logs)
         for host in hosts:  # one at a time: the first one migrates the new database
-            host.start()
-            await host.wait_ready()
+            await host.up()
         proxy = start_proxy(hosts, port, logs)
         url = f"http://127.0.0.1:{port}"
         await asyncio.sleep(1.5)  # the proxy's first health checks
@@ -222,13 +176,10 @@ async def bench(args: argparse.Namespace) -> int:
         kills = await killer(hosts, rooms, args, rng)
         await asyncio.sleep(max(0.0, began + args.duration - time.monotonic()))
         run.stopping = True
-        await until_finished(rooms, args.finish_timeout)
+        await finish(rooms, args.finish_timeout)
         unsynced = [
             room for room in rooms if any(seen[0] < room.top for seen in room.seen.values())
         ]
-        for room in rooms:
-            if room.stalled is None and len(room.finished) < len(room.tokens):
-                room.stalled = f"hand not finished at version {room.top} ({room.phase})"
         lost, gaps = await audit(url, rooms)
     finally:
         for task in tasks:
@@ -241,12 +192,26 @@ async def bench(args: argparse.Namespace) -> int:
                 proc.wait(10)
         for ns in spaces:
             ns.delete()
-        await admin(args.postgres, f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+        await drop_database(args.postgres, database)
+    kind = "network namespaces" if spaces else "process groups"
+    print(f"hosts: 2 x {args.workers} processes ({kind}) behind HAProxy; rooms: {len(rooms)}")
+    ok = _report(rooms, run, kills, lost, gaps, unsynced)
+    print(f"logs: {logs}")
+    return 0 if ok and len(kills) == args.kills else 1
+
+
+def _report(
+    rooms: list[Room],
+    run: Run,
+    kills: list[tuple[str, float, int]],
+    lost: int,
+    gaps: int,
+    unsynced: list[Room],
+) -> bool:
+    """Print what the kills did to the rooms; whether it passes."""
     acked = sum(len(room.acked) for room in rooms)
     stalled = [room for room in rooms if room.stalled]
     late = sum(n for _, _, n in kills)
-    kind = "network namespaces" if spaces else "process groups"
-    print(f"hosts: 2 x {args.workers} processes ({kind}) behind HAProxy; rooms: {len(rooms)}")
     for name, slowest, n in kills:
         print(f"  killed {name}: every room moved again within {slowest:.1f} s ({n} over 5 s)")
     print(f"client reconnects: {run.reconnects}")
@@ -255,9 +220,7 @@ async def bench(args: argparse.Namespace) -> int:
     print(f"rooms stalled: {len(stalled)}; seats not resynced at the end: {len(unsynced)}")
     for room in stalled[:10]:
         print(f"  {room.id}: {room.stalled}")
-    print(f"logs: {logs}")
-    ok = not (lost or gaps or stalled or unsynced or late) and acked > 0
-    return 0 if ok and len(kills) == args.kills else 1
+    return not (lost or gaps or stalled or unsynced or late) and acked > 0
 
 
 def main() -> int:

@@ -17,7 +17,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import os
-import socket
 import statistics
 import subprocess
 import sys
@@ -28,6 +27,8 @@ from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
+
+from servers import free_port
 
 # Debian's Chromium and the flags that run it here (/work/shared/TESTING.md's recipe, which
 # tests/rummytest.py follows too: bench/ does not import the tests' kit).
@@ -103,16 +104,10 @@ class Traffic:
         return load
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @asynccontextmanager
 async def serving(tree: Path) -> AsyncIterator[str]:
     """`rummy serve` of `tree` on a free port and a fresh database: its base URL."""
-    port = _free_port()
+    port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, PYTHONPATH=str(tree))
         env["RUMMY_DATABASE_URL"] = f"sqlite+aiosqlite:///{tmp}/bench.db"

@@ -29,8 +29,7 @@ import httpx
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "bench"))
-from cluster_load import _wait  # noqa: E402
-from load import free_port  # noqa: E402
+from servers import free_port, wait_healthy  # noqa: E402
 
 PY = sys.executable
 
@@ -45,7 +44,7 @@ def start(tmp: Path, name: str, metrics: str | None) -> tuple[subprocess.Popen[b
     with open(tmp / f"{name}.log", "wb") as log:
         proc = subprocess.Popen([rummy, "serve", "--port", str(port)], env=env, stderr=log)
     url = f"http://127.0.0.1:{port}"
-    _wait(url, proc, name)
+    wait_healthy(url, proc, name)
     return proc, url
 
 

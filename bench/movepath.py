@@ -30,6 +30,7 @@ import sys
 import tempfile
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -74,7 +75,6 @@ async def run(args: argparse.Namespace) -> dict[str, float]:
 
 
 async def _measure(args: argparse.Namespace, url: str) -> dict[str, float]:
-    import rules
     from app import migrate
     from app.api.fanout import Audience
     from app.api.outbox import Outbox
@@ -110,49 +110,73 @@ async def _measure(args: argparse.Namespace, url: str) -> dict[str, float]:
                 outboxes.append(outbox)
                 fanout.join(room, seat, outbox)
         strategy, rng = get_strategy("greedy"), random.Random(args.seed)
-
-        async def play_round() -> tuple[int, float, float, float]:
-            """Play a move in every room; returns the moves and, for the moves alone (not
-            the choosing, nor a vote that deals), the CPU, the views' and the collector's."""
-            todo = []
-            for room in rooms:
-                snap = await service.snapshot(room)
-                state = snap.state
-                if state.phase not in ("draw", "play"):
-                    vote = "new_match" if state.phase == "match_over" else "next_hand"
-                    await service.cast(room, 0, vote, None)
-                    continue
-                view = rules.seat_view(state, state.turn)
-                move = strategy.choose(view, list(rules.legal_moves(view)), rng)
-                todo.append(service.play(room, state.turn, move, snap.version))
-            started, in_views, in_collector = time.process_time(), views[0], collector[0]
-            await asyncio.gather(*todo)
-            return (
-                len(todo),
-                time.process_time() - started,
-                views[0] - in_views,
-                collector[0] - in_collector,
-            )
-
+        table = _Table(service, rooms, strategy, rng, views, collector)
         for _ in range(3):  # warm: caches, the first commits
-            await play_round()
-        profile = cProfile.Profile() if args.profile else None
-        moves, cpu, in_views, in_collector = 0, 0.0, 0.0, 0.0
-        if profile:
-            profile.enable()
-        for _ in range(args.rounds):
-            n, spent, viewing, collecting = await play_round()
-            moves, cpu = moves + n, cpu + spent
-            in_views, in_collector = in_views + viewing, in_collector + collecting
-        if profile:
-            profile.disable()
-            pstats.Stats(profile).sort_stats("tottime").print_stats(30)
+            await _play_round(table)
+        moves, cpu, in_views, in_collector = await _timed_rounds(args, table)
     return {
         "moves": moves,
         "cpu_us_per_move": cpu / moves * 1e6,
         "views_share": in_views / cpu,
         "collector_share": in_collector / cpu,
     }
+
+
+@dataclass
+class _Table:
+    """What a round plays: the rooms, the room service, the players' strategy and its
+    random source, and the clocks of the views and of the collector."""
+
+    service: Any
+    rooms: list[str]
+    strategy: Any
+    rng: random.Random
+    views: list[float]
+    collector: list[float]
+
+
+async def _timed_rounds(args: argparse.Namespace, table: _Table) -> tuple[int, float, float, float]:
+    """`args.rounds` rounds (profiled with `--profile`): the moves, their CPU, the views'
+    and the collector's."""
+    profile = cProfile.Profile() if args.profile else None
+    moves, cpu, in_views, in_collector = 0, 0.0, 0.0, 0.0
+    if profile:
+        profile.enable()
+    for _ in range(args.rounds):
+        n, spent, viewing, collecting = await _play_round(table)
+        moves, cpu = moves + n, cpu + spent
+        in_views, in_collector = in_views + viewing, in_collector + collecting
+    if profile:
+        profile.disable()
+        pstats.Stats(profile).sort_stats("tottime").print_stats(30)
+    return moves, cpu, in_views, in_collector
+
+
+async def _play_round(table: _Table) -> tuple[int, float, float, float]:
+    """Play a move in every room; returns the moves and, for the moves alone (not the
+    choosing, nor a vote that deals), the CPU, the views' and the collector's."""
+    import rules
+
+    service, views, collector = table.service, table.views, table.collector
+    todo = []
+    for room in table.rooms:
+        snap = await service.snapshot(room)
+        state = snap.state
+        if state.phase not in ("draw", "play"):
+            vote = "new_match" if state.phase == "match_over" else "next_hand"
+            await service.cast(room, 0, vote, None)
+            continue
+        view = rules.seat_view(state, state.turn)
+        move = table.strategy.choose(view, list(rules.legal_moves(view)), table.rng)
+        todo.append(service.play(room, state.turn, move, snap.version))
+    started, in_views, in_collector = time.process_time(), views[0], collector[0]
+    await asyncio.gather(*todo)
+    return (
+        len(todo),
+        time.process_time() - started,
+        views[0] - in_views,
+        collector[0] - in_collector,
+    )
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -2,7 +2,7 @@
 restarted one at a time under load, the way an upgrade goes (docs/operations.md, "Upgrades").
 
 It starts the cluster on a database of its own (created and dropped here) and plays rooms of
-websocket bots through the proxy (bench/killbench.py's seats, as bench/hostkill.py does).
+websocket bots through the proxy (bench/kill_rooms.py's seats, as bench/hostkill.py does).
 Then, for each server process in turn: SIGTERM (its sockets close with 1012, it finishes
 what it was doing and exits), start it again with the same command line and environment,
 wait for its /healthz, and let the proxy's health check see it up (`--settle` s) before the
@@ -31,7 +31,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -43,9 +42,9 @@ sys.path.insert(0, str(ROOT / "bench"))
 import httpx  # noqa: E402
 from cluster_load import cluster_env  # noqa: E402
 from hostkill import resumed, seated  # noqa: E402
-from killbench import Room, Run, admin, audit, until_finished  # noqa: E402
-from load import free_port  # noqa: E402
+from kill_rooms import Room, Run, audit, until_finished  # noqa: E402
 from procs import children, cmdline  # noqa: E402
+from servers import drop_database, free_port, own_database  # noqa: E402
 
 RETURN_LIMIT = 5.0  # seconds a seat may be without a socket on a live process
 
@@ -218,10 +217,8 @@ def report(restarts: list[Restart], rooms: list[Room], run: Run, missing: list[f
 
 async def bench(args: argparse.Namespace) -> int:
     random.seed(args.seed)
-    database = f"rolling_{os.getpid()}"
     admin_url = args.postgres.replace("postgresql+asyncpg://", "postgresql://") + "/postgres"
-    await admin(admin_url, f'CREATE DATABASE "{database}"')
-    logs = Path(tempfile.mkdtemp(prefix="rummy-rolling-"))
+    database, logs = await own_database(admin_url, "rolling")
     cluster, port, base = start_cluster(args, database, logs)
     tasks: list[asyncio.Task[object]] = []
     processes: list[Process] = []
@@ -250,7 +247,7 @@ async def bench(args: argparse.Namespace) -> int:
             if process.popen is not None and process.popen.poll() is None:
                 process.popen.terminate()
                 process.popen.wait(30)
-        await admin(admin_url, f'DROP DATABASE IF EXISTS "{database}" WITH (FORCE)')
+        await drop_database(admin_url, database)
     acked = sum(len(room.acked) for room in rooms)
     print(f"{args.processes} processes behind HAProxy; rooms: {len(rooms)}; rolling restart:")
     failed = report(restarts, rooms, run, missing)

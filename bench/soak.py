@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import subprocess
 import sys
 import tempfile
@@ -28,8 +27,8 @@ from typing import Any
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import httpx  # noqa: E402
-from bot_rooms import _free_port, _wait_up  # noqa: E402
 from procs import children, cmdline, rss_mb  # noqa: E402
+from servers import free_port, sqlite_env, wait_up  # noqa: E402
 
 import rules  # noqa: E402
 from bots.client import to_view  # noqa: E402
@@ -37,13 +36,7 @@ from bots.greedy import GreedyStrategy  # noqa: E402
 
 
 def _serve(port: int, db: Path, budget_ms: float) -> subprocess.Popen[bytes]:
-    env = dict(
-        os.environ,
-        RUMMY_DATABASE_URL=f"sqlite+aiosqlite:///{db}",
-        RUMMY_RATE_LIMIT_ENABLED="0",
-        RUMMY_BOT_PROCESSES="1",
-        RUMMY_BOT_BUDGET_MS=str(budget_ms),
-    )
+    env = sqlite_env(db, RUMMY_BOT_PROCESSES="1", RUMMY_BOT_BUDGET_MS=str(budget_ms))
     exe = Path(sys.executable).with_name("rummy")
     return subprocess.Popen([str(exe), "serve", "--port", str(port)], env=env)
 
@@ -115,7 +108,7 @@ async def _sample(server: int, stop: float, every: float, counts: Counts) -> lis
 
 
 async def _run(args: argparse.Namespace) -> None:
-    port = _free_port()
+    port = free_port()
     with tempfile.TemporaryDirectory() as tmp:
         server = _serve(port, Path(tmp) / "soak.db", args.budget_ms)
         try:
@@ -123,7 +116,7 @@ async def _run(args: argparse.Namespace) -> None:
             async with httpx.AsyncClient(
                 base_url=f"http://127.0.0.1:{port}", timeout=120, limits=limits
             ) as http:
-                await _wait_up(http)
+                await wait_up(http)
                 stop = time.monotonic() + args.minutes * 60
                 counts = Counts()
                 rooms = [_room(http, stop, counts, args.think) for _ in range(args.rooms)]

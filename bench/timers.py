@@ -22,7 +22,6 @@ import json
 import os
 import random
 import signal
-import socket
 import sqlite3
 import subprocess
 import sys
@@ -32,8 +31,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from procs import cpu_seconds  # noqa: E402
+from procs import cpu_seconds, rss_mb  # noqa: E402
 from rawhttp import RawHTTP  # noqa: E402
+from servers import free_port, wait_listening  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 DRAW = {"type": "draw", "source": "stock"}
@@ -47,19 +47,6 @@ class Room:
     active: bool
     moves: int = 0
     errors: list[str] = field(default_factory=list)
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
-def rss_mb(pid: int) -> float:
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1]) / 1024
-    return 0.0
 
 
 async def create_rooms(url: str, n: int, turn_seconds: int, conns: int) -> list[Room]:
@@ -173,22 +160,19 @@ def audit(db: Path, rooms: list[Room]) -> tuple[list[str], int, int]:
     return problems, turns, timeouts
 
 
-async def bench(args: argparse.Namespace) -> int:
-    tmp = Path(tempfile.mkdtemp(prefix="rummy-timers-"))
-    db = tmp / "rummy.db"
-    log = tmp / "server.log"
-    port = free_port()
-    url = f"http://127.0.0.1:{port}"
+def _serve(database_url: str, port: int, log: Path) -> subprocess.Popen[bytes]:
+    """`rummy serve` on `port` and `database_url`, its output to `log`, in a process group
+    of its own."""
     env = {
         **os.environ,
-        "RUMMY_DATABASE_URL": args.database_url or f"sqlite+aiosqlite:///{db}",
+        "RUMMY_DATABASE_URL": database_url,
         "RUMMY_RATE_LIMIT_ENABLED": "false",
         "RUMMY_MAX_CONNECTIONS_PER_CLIENT": "0",
     }
     rummy = Path(sys.executable).with_name("rummy")
     cmd = [str(rummy)] if rummy.exists() else [sys.executable, "-m", "app.cli"]
     with open(log, "wb") as sink:
-        proc = subprocess.Popen(
+        return subprocess.Popen(
             [*cmd, "serve", "--host", "127.0.0.1", "--port", str(port)],
             cwd=ROOT,
             env=env,
@@ -196,13 +180,17 @@ async def bench(args: argparse.Namespace) -> int:
             stderr=subprocess.STDOUT,
             start_new_session=True,
         )
+
+
+async def bench(args: argparse.Namespace) -> int:
+    tmp = Path(tempfile.mkdtemp(prefix="rummy-timers-"))
+    db = tmp / "rummy.db"
+    log = tmp / "server.log"
+    port = free_port()
+    url = f"http://127.0.0.1:{port}"
+    proc = _serve(args.database_url or f"sqlite+aiosqlite:///{db}", port, log)
     try:
-        for _ in range(600):
-            try:
-                with socket.create_connection(("127.0.0.1", port), timeout=1):
-                    break
-            except OSError:
-                await asyncio.sleep(0.1)
+        wait_listening(port, tries=600)
         made = time.monotonic()
         rooms = await create_rooms(url, args.rooms, args.turn_seconds, args.conns)
         print(

@@ -29,7 +29,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import subprocess
 import sys
 import tempfile
@@ -101,14 +100,9 @@ SILENT_ADDRESS = "127.0.0.2"
 
 def _serve_tree(tree: Path, port: int, db: Path) -> subprocess.Popen[bytes]:
     """`rummy serve` of `tree` (its own packages first on the path), 8 opening places."""
-    env = dict(
-        os.environ,
-        PYTHONPATH=str(tree),
-        RUMMY_DATABASE_URL=f"sqlite+aiosqlite:///{db}",
-        RUMMY_RATE_LIMIT_ENABLED="0",
-        RUMMY_ALLOW_FIXED_DEALS="1",
-        RUMMY_WS_MAX_OPENING=str(SILENT),
-    )
+    from servers import sqlite_env
+
+    env = sqlite_env(db, tree, RUMMY_ALLOW_FIXED_DEALS="1", RUMMY_WS_MAX_OPENING=str(SILENT))
     command = [
         sys.executable,
         "-m",
@@ -159,18 +153,18 @@ async def _round(base: str) -> tuple[float, int]:
 
 async def _openings(trees: list[Path], rounds: int) -> None:
     import httpx
-    from bot_rooms import _free_port, _wait_up
+    from servers import free_port, wait_up
 
     with tempfile.TemporaryDirectory() as tmp:
         bases, servers = [], []
         for i, tree in enumerate(trees):
-            port = _free_port()
+            port = free_port()
             servers.append(_serve_tree(tree, port, Path(tmp) / f"s{i}.db"))
             bases.append(f"http://127.0.0.1:{port}")
         try:
             for base in bases:
                 async with httpx.AsyncClient(base_url=base) as http:
-                    await _wait_up(http)
+                    await wait_up(http)
             for r in range(rounds):
                 for tree, base in zip(trees, bases, strict=True):
                     took, refused = await _round(base)

@@ -3,11 +3,14 @@ client's two packages (client/rummy_client, client/rummy_wire; every import coun
 ones under TYPE_CHECKING and inside functions too, since a cycle of type hints is still two
 modules that cannot be understood apart), no part importing what it must not, modules and
 functions short enough to read, and every module named in docs/architecture.md, so the map
-stays the territory."""
+stays the territory. The benches (bench/) and the tests' helpers (every module under tests/
+that is not a test_*.py: the kit, the conftest.py files) are code a newcomer reads too: the
+same cycle and size rules hold for them."""
 
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from collections.abc import Iterator
 from pathlib import Path
@@ -36,10 +39,67 @@ def _modules() -> dict[str, Path]:
     return found
 
 
+@functools.cache
+def _parsed(path: Path) -> ast.Module:
+    """A module's syntax tree, parsed once for every test here."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def _helper_modules() -> dict[str, Path]:
+    """bench/'s modules and tests/' helpers, by their path from the root (`bench.load`,
+    `tests.kit.ports`, `tests.app.conftest`)."""
+    found: dict[str, Path] = {}
+    for folder in ("bench", "tests"):
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if path.name.startswith("test_"):
+                continue
+            parts = list(path.relative_to(ROOT).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join(parts)] = path
+    return found
+
+
+def _flat_homes(path: Path) -> list[str]:
+    """Where a plain `import x` in a bench or a test helper at `path` may find a sibling:
+    its own folder when that is no package (a script's folder is first on the path, as
+    bench/ is), and tests/ when that is no package (the helpers there are on the path)."""
+    if ROOT / "bench" not in path.parents and ROOT / "tests" not in path.parents:
+        return []
+    folders = [path.parent, ROOT / "tests"] if ROOT / "tests" in path.parents else [path.parent]
+    return list(
+        dict.fromkeys(
+            ".".join(folder.relative_to(ROOT).parts)
+            for folder in folders
+            if not (folder / "__init__.py").exists()
+        )
+    )
+
+
 def _imported(module: str, path: Path, known: dict[str, Path]) -> Iterator[str]:
-    """Every project module that `module` imports, resolved to the longest known name."""
+    """Every project module that `module` imports, resolved to the longest known name; a
+    plain import of a sibling (bench/'s `from servers import free_port`) to that sibling."""
+    homes = (
+        _flat_homes(path)
+        if ROOT / "bench" in path.parents or ROOT / "tests" in path.parents
+        else []
+    )
+    for name in _import_names(module, path):
+        first = name.partition(".")[0]
+        home = next((h for h in homes if f"{h}.{first}" in known), None)
+        if home is not None:
+            name = f"{home}.{name}"
+        while name and name not in known:
+            name = name.rpartition(".")[0]
+        # A module importing its own package's __init__ is how packages work, not a cycle.
+        if name and name != module and not module.startswith(name + "."):
+            yield name
+
+
+def _import_names(module: str, path: Path) -> Iterator[str]:
+    """The dotted names `module` imports, relative imports made absolute."""
     is_package = path.name == "__init__.py"
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_parsed(path)):
         if isinstance(node, ast.Import):
             names = [alias.name for alias in node.names]
         elif isinstance(node, ast.ImportFrom):
@@ -51,12 +111,7 @@ def _imported(module: str, path: Path, known: dict[str, Path]) -> Iterator[str]:
             names = [prefix] + [f"{prefix}.{alias.name}" for alias in node.names]
         else:
             continue
-        for name in names:
-            while name and name not in known:
-                name = name.rpartition(".")[0]
-            # A module importing its own package's __init__ is how packages work, not a cycle.
-            if name and name != module and not module.startswith(name + "."):
-                yield name
+        yield from names
 
 
 def import_cycles(graph: dict[str, set[str]]) -> list[list[str]]:
@@ -113,6 +168,21 @@ def test_no_import_cycles() -> None:
     assert import_cycles(graph) == []
 
 
+def test_no_import_cycles_in_the_benches_and_the_tests_helpers() -> None:
+    # One graph with the product's modules: a cycle through them counts too.
+    modules = {**_modules(), **_helper_modules()}
+    graph = {name: set(_imported(name, path, modules)) for name, path in modules.items()}
+    assert import_cycles(graph) == []
+
+
+def test_a_sibling_imported_plainly_is_an_edge() -> None:
+    # bench/'s scripts import each other as top-level modules: the cycle test must see
+    # those edges, or it would pass over every cycle among them.
+    modules = _helper_modules()
+    edges = set(_imported("bench.load", modules["bench.load"], {**_modules(), **modules}))
+    assert {"bench.load_client", "bench.load_report"} <= edges
+
+
 # What each part may not import (docs/architecture.md, "What may import what"): the wire's
 # models import nothing of the project, the typed client nothing but them (it installs
 # alone: pip install ./client), the game nothing of the server or the bots, the bots nothing
@@ -153,14 +223,27 @@ def test_no_part_reaches_back_up() -> None:
     assert wrong == []
 
 
+def test_the_product_imports_no_bench_and_no_test_code() -> None:
+    # What ships (rules, app, bots, the client) must run without bench/ and tests/: a store
+    # that only tests use lives in tests/kit/, and nothing in the product reaches for it.
+    modules = {**_modules(), **_helper_modules()}
+    wrong = sorted(
+        f"{name} -> {target}"
+        for name, path in _modules().items()
+        for target in _imported(name, path, modules)
+        if target.partition(".")[0] in ("bench", "tests")
+    )
+    assert wrong == []
+
+
 def test_modules_and_functions_are_short() -> None:
     long_modules, long_functions = [], []
-    for path in _modules().values():
-        text = path.read_text(encoding="utf-8")
+    for path in [*_modules().values(), *_helper_modules().values()]:
+        lines = len(path.read_text(encoding="utf-8").splitlines())
         where = path.relative_to(ROOT)
-        if len(text.splitlines()) > MAX_MODULE_LINES:
-            long_modules.append(f"{where}: {len(text.splitlines())}")
-        for node in ast.walk(ast.parse(text)):
+        if lines > MAX_MODULE_LINES:
+            long_modules.append(f"{where}: {lines}")
+        for node in ast.walk(_parsed(path)):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 length = (node.end_lineno or node.lineno) - node.lineno + 1
                 if length > MAX_FUNCTION_LINES:
