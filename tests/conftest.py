@@ -26,10 +26,11 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import hangs
 import httpx
 import pytest
-from rummytest import Api, LiveServer, start_server
+
+from tests import hangs
+from tests.rummytest import Api, LiveServer, start_server
 
 POSTGRES_ENV = "RUMMY_TEST_POSTGRES_URL"
 REQUIRE_ENV = "RUMMY_TEST_REQUIRE_SERVICES"

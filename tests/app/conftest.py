@@ -6,7 +6,8 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
-from rummytest import Api, LiveServer
+
+from tests.rummytest import Api, LiveServer
 
 
 @pytest.fixture

@@ -6,8 +6,9 @@ from collections.abc import AsyncIterator
 from typing import Any
 
 import httpx
-from rummytest import Api, Socket
 from websockets.asyncio.client import connect
+
+from tests.rummytest import Api, Socket
 
 
 def ok(response: httpx.Response, status: int = 200) -> Any:

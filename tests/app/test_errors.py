@@ -7,8 +7,9 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
-from rummytest import Api, LiveServer, fixed_deal
-from serverkit import error_code, ok, online_room
+
+from tests.app.serverkit import error_code, ok, online_room
+from tests.rummytest import Api, LiveServer, fixed_deal
 
 DRAW = {"type": "draw", "source": "stock"}
 
@@ -74,7 +75,7 @@ async def test_409_not_your_turn_room_full_and_waiting(client: Api) -> None:
 
 
 async def test_409_wrong_phase_after_the_hand(client: Api) -> None:
-    from test_play import play_out_hand
+    from tests.app.rooms.test_play import play_out_hand
 
     room, tokens, _ = await play_out_hand(client, "classic")
     assert error_code(await client.move(room, tokens[1], DRAW, 3), 409) == "wrong_phase"

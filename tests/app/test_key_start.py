@@ -10,9 +10,9 @@ import time
 from pathlib import Path
 
 import httpx
-from processkit import RUMMY, _free_port, rummy_serve
 
 from app.persist.sealing import new_key
+from tests.processkit import RUMMY, _free_port, rummy_serve
 
 
 def _make_a_room(base: str) -> None:

@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from processkit import rummy_serve
-from rummytest import Api
-from serverkit import ok, online_room
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
+
+from tests.app.serverkit import ok, online_room
+from tests.processkit import rummy_serve
+from tests.rummytest import Api
 
 DRAW = {"type": "draw", "source": "stock"}
 

@@ -14,10 +14,10 @@ from typing import Any
 
 import httpx
 import pytest
-from rummytest import LiveServer, pack
-from serverkit import error_code, ok
 
 import rules
+from tests.app.serverkit import error_code, ok
+from tests.rummytest import LiveServer, pack
 
 RUMMY = Path(sys.executable).parent / "rummy"
 SEED = 43  # a classic deal that the policy below finishes in a few dozen moves

@@ -7,7 +7,8 @@ from collections.abc import AsyncIterator
 
 import httpx
 import pytest
-from rummytest import LiveServer
+
+from tests.rummytest import LiveServer
 
 
 @pytest.fixture

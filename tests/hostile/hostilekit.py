@@ -15,9 +15,10 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from rummytest import CHROMIUM, CHROMIUM_ARGS, Socket
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
+
+from tests.rummytest import CHROMIUM, CHROMIUM_ARGS, Socket
 
 # A card code standing alone: room ids and tokens are URL-safe words ([A-Za-z0-9_-]) that
 # may hold two letters like "QC" by chance, so those characters do not end a word either.

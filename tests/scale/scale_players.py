@@ -8,9 +8,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import httpx
-from opskit import Greedy
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
+
+from tests.opskit import Greedy
 
 PLAYING = ("draw", "play")
 WAIT = 20.0  # seconds any single expected frame may take; a bound, not a speed assertion

@@ -13,8 +13,9 @@ from typing import Any
 
 import httpx
 import pytest
-from rummytest import CHROMIUM, CHROMIUM_ARGS
-from webtools import DESKTOP
+
+from tests.rummytest import CHROMIUM, CHROMIUM_ARGS
+from tests.web.webtools import DESKTOP
 
 
 def _skip_or_fail(reason: str) -> None:

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rummytest import pack
-
 import rules
+from tests.rummytest import pack
 
 
 def deal(
