@@ -1,5 +1,5 @@
 """The rates behind 429 `rate_limited` (app/guards/ratelimit.py on the `limits` package, in
-memory here; tests/scale/test_scale_rate_limits.py runs them on Redis across processes),
+memory here; tests/scale/test_rate_limits.py runs them on Redis across processes),
 and the rate syntax of the RUMMY_RATE_* settings."""
 
 from __future__ import annotations

@@ -37,7 +37,7 @@ async def _status(reader: asyncio.StreamReader) -> int:
 async def test_a_burst_of_sockets_from_one_address_gets_the_socket_cap(make_server: Any) -> None:
     assert SOCKETS > HTTP_CAP
     # Every handshake of the burst opening at once: past the storm gate's 128, which has a
-    # test of its own (test_hostile_storm.py).
+    # test of its own (test_storm.py).
     live = make_server(rate_limit_enabled=True, ws_max_opening=2 * SOCKETS)
     async with httpx.AsyncClient(base_url=live, timeout=60) as http:
         room, tokens = await full_room(http, "classic", 2, seed=3)

@@ -4,7 +4,7 @@ gets (socket frames, `GET /watch`) names a card of any hand or of the stock, or 
 before the hand ends.
 
 A spectator may know only what every seat knows: the discard pile, the table and a card
-taken from the pile. `RUMMY_AUDIT_HANDS` scales it like tests/hostile/test_hostile_audit.py.
+taken from the pile. `RUMMY_AUDIT_HANDS` scales it like tests/hostile/test_audit.py.
 """
 
 from __future__ import annotations

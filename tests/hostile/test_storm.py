@@ -2,7 +2,7 @@
 process may have opening at once are refused at once with 503 `unavailable` and a
 Retry-After, and are served once the ones ahead of them have their first view. A socket
 that waits for its auth frame holds no place meanwhile (docs/api.md v1.3; the silent sockets of
-a live server: tests/hostile/test_hostile_openings.py)."""
+a live server: tests/hostile/test_openings.py)."""
 
 from __future__ import annotations
 

@@ -132,7 +132,7 @@ def test_a_layoff_whose_cards_leave_a_gap_is_refused() -> None:
 
 
 def test_end_low_with_a_card_that_only_fits_high_puts_it_high() -> None:
-    # v1.1 refused this; v1.2 settles `end` for jokers only (tests/rules/test_rules_v12).
+    # v1.1 refused this; v1.2 settles `end` for jokers only (tests/rules/test_layoff_jokers.py).
     s = _run_on_table(["7H", "9C", "TC"])
     assert _table(rules.apply(s, 1, layoff("m1", "7H", end="low"))) == [["4H", "5H", "6H", "7H"]]
 

@@ -79,7 +79,7 @@ async def test_the_interface_speaks_the_browsers_language_until_the_player_choos
 
 async def test_each_bot_has_its_own_name_in_every_language(pages, http) -> None:
     """A bot's name is its own, like a person's: the one the record and the replay say too
-    (tests/web/test_web_names.py), whatever the page's language."""
+    (tests/web/test_names.py), whatever the page's language."""
     game = await computer_game(http, players=4)
     page = await pages.page(path=f"/r/{game['room']}#seat={game['token']}")
     names = page.locator(".opponent .name")

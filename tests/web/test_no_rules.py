@@ -2,7 +2,7 @@
 move (a replay's steps come from `rules.replay_steps` on the server), invents no meld id,
 and plans no hint of its own: a hint comes from GET /hint or the page says it has none.
 
-The checks read web/js by pattern, beside tests/rules/test_rules_one_home.py (which keeps
+The checks read web/js by pattern, beside tests/rules/test_one_home.py (which keeps
 rank tables and meld checks out); a sample of what the page once did shows they see it."""
 
 from __future__ import annotations
