@@ -15,8 +15,8 @@ from pathlib import Path
 import httpx
 
 from app.persist.sealing import new_key
-from tests.opskit import Greedy, Table, while_playing
-from tests.processkit import RUMMY, rummy_serve
+from tests.kit.processes import RUMMY, rummy_serve
+from tests.kit.tables import Greedy, Table, while_playing
 
 
 async def _rummy(*args: str, database: Path) -> tuple[int, str]:

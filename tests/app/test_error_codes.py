@@ -21,7 +21,7 @@ import httpx
 import app
 import rules
 from app.errors import AppError
-from tests.rummytest import LiveServer
+from tests.kit.servers import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
 API_DOC = ROOT / "docs" / "api.md"

@@ -14,9 +14,10 @@ import httpx
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.app.serverkit import ok, online_room
-from tests.processkit import rummy_serve
-from tests.rummytest import Api
+from tests.kit.clients import Api
+from tests.kit.processes import rummy_serve
+from tests.kit.responses import ok
+from tests.kit.rooms import online_room
 
 DRAW = {"type": "draw", "source": "stock"}
 

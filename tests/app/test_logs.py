@@ -13,8 +13,8 @@ from typing import Any
 import httpx
 from websockets.asyncio.client import connect
 
-from tests.opskit import Table
-from tests.processkit import rummy_serve
+from tests.kit.processes import rummy_serve
+from tests.kit.tables import Table
 
 
 def _windows(secret: str, width: int = 12) -> set[str]:

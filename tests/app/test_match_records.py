@@ -16,8 +16,9 @@ import httpx
 import pytest
 
 import rules
-from tests.app.serverkit import error_code, ok
-from tests.rummytest import LiveServer, pack
+from tests.kit.deals import pack
+from tests.kit.responses import error_code, ok
+from tests.kit.servers import LiveServer
 
 RUMMY = Path(sys.executable).parent / "rummy"
 SEED = 43  # a classic deal that the policy below finishes in a few dozen moves

@@ -19,20 +19,15 @@ import pytest
 from websockets.asyncio.client import connect
 
 from app.metrics import _serve
-from tests.opskit import Greedy, Table, need_tool
-from tests.processkit import Served, rummy_serve
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+from tests.kit.ports import free_port
+from tests.kit.processes import Served, rummy_serve
+from tests.kit.tables import Greedy, Table, need_tool
 
 
 @contextlib.contextmanager
 def _with_metrics(tmp: Path) -> Iterator[tuple[Served, str]]:
     """A `rummy serve` with metrics on a port of their own: (server, metrics URL)."""
-    port = _free_port()
+    port = free_port()
     with rummy_serve(tmp, RUMMY_METRICS_ADDRESS=f"127.0.0.1:{port}") as served:
         yield served, f"http://127.0.0.1:{port}/metrics"
 
@@ -124,7 +119,7 @@ def _prometheus(tmp: Path, targets: list[str]) -> Iterator[tuple[subprocess.Pope
         "scrape_configs:\n  - job_name: rummy\n    static_configs:\n"
         f"      - targets: [{', '.join(repr(t) for t in targets)}]\n"
     )
-    port = _free_port()
+    port = free_port()
     command = [
         need_tool("prometheus"),
         f"--config.file={config}",
@@ -143,7 +138,7 @@ def _prometheus(tmp: Path, targets: list[str]) -> Iterator[tuple[subprocess.Pope
 async def test_prometheus_scrapes_two_processes_and_answers_moves_per_second(
     tmp_path: Path,
 ) -> None:
-    ports = [_free_port(), _free_port()]
+    ports = [free_port(), free_port()]
     with contextlib.ExitStack() as stack:
         servers = [
             stack.enter_context(rummy_serve(tmp_path, RUMMY_METRICS_ADDRESS=f"127.0.0.1:{p}"))

@@ -14,7 +14,7 @@ import re
 
 import httpx
 
-from tests.rummytest import LiveServer
+from tests.kit.servers import LiveServer
 
 GZ = {"Accept-Encoding": "gzip, deflate, br"}
 

@@ -22,7 +22,7 @@ import bots
 import rules
 from bots.client import to_view
 from tests.app.api.test_openapi_schema import OPERATIONS
-from tests.rummytest import LiveServer
+from tests.kit.servers import LiveServer
 
 PACKAGE = "rummy_api"
 

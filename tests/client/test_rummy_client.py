@@ -17,7 +17,7 @@ import pytest
 import rummy_client
 from rummy_client import ApiError, Draw, RoomView, Rummy
 from rummy_client.models import PongFrame, PresenceFrame, StateFrame
-from tests.rummytest import LiveServer
+from tests.kit.servers import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent

@@ -18,7 +18,7 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.rummytest import LiveServer
+from tests.kit.servers import LiveServer
 
 HERE = Path(__file__).resolve().parent / "typescript"
 SOURCES = ("package.json", "package-lock.json", "tsconfig.json", "bot.ts")

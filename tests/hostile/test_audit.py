@@ -32,8 +32,11 @@ from bots import get_strategy
 from rules import playout
 from rules.cards import int_to_code
 from rules.shuffle import commitment
-from tests.hostile.hostilekit import bearer, body, full_room, leaks, public_cards, seat_socket
-from tests.rummytest import LiveServer
+from tests.kit.clients import bearer, seat_socket
+from tests.kit.leaks import leaks, public_cards
+from tests.kit.responses import ok
+from tests.kit.rooms import online_room
+from tests.kit.servers import LiveServer
 
 SCALE = max(1, int(os.environ.get("RUMMY_AUDIT_HANDS", "1")))
 TABLES = [
@@ -119,7 +122,7 @@ def _audit_view_layer(variant: str, players: int, hands: int, seed: int) -> tupl
 
 
 def named_cards(text: str) -> set[str]:
-    from tests.hostile.hostilekit import cards_in
+    from tests.kit.leaks import cards_in
 
     return set(cards_in(text))
 
@@ -165,7 +168,7 @@ class LiveAudit:
         assert not found, (seat, version, found, text[:2000])
 
     async def play(self, variant: str, players: int) -> str:
-        room, tokens = await full_room(self.http, variant, players)
+        room, tokens = await online_room(self.http, variant, players)
         version, state = await self.true_state(room)
         async with contextlib_all([seat_socket(self.live, room, t) for t in tokens]) as sockets:
             views = [await sock.state(version) for sock in sockets]
@@ -177,7 +180,7 @@ class LiveAudit:
                         f"/api/rooms/{room}/state", headers=bearer(tokens[seat])
                     )
                     self.check(rest.text, version, seat)
-                    assert {**body(rest), "seats": None} == {**view, "seats": None}
+                    assert {**ok(rest), "seats": None} == {**view, "seats": None}
                 assert view["version"] == version and view["commitment"]
                 seat_view = _seat_view(view)
                 legal = list(rules.legal_moves(seat_view))
@@ -193,7 +196,7 @@ class LiveAudit:
                     json={"move": rules.move_to_json(move), "version": version},
                     headers=bearer(tokens[seat]),
                 )
-                after = body(r)
+                after = ok(r)
                 version, state = await self.true_state(room)
                 assert after["version"] == version
                 self.check(r.text, version, seat)
@@ -205,13 +208,13 @@ class LiveAudit:
                     log = await self.http.get(
                         f"/api/rooms/{room}/log", headers=bearer(tokens[seat])
                     )
-                    assert body(log)["hands"] == [] or state.hand_result is not None
+                    assert ok(log)["hands"] == [] or state.hand_result is not None
                     self.check(log.text, version, seat)
             for seat, sock in enumerate(sockets):
                 for frame in sock.frames:
                     at = frame["state"]["version"] if frame["type"] == "state" else version
                     self.check(json.dumps(frame), at, seat)
-        log = body(await self.http.get(f"/api/rooms/{room}/log", headers=bearer(tokens[0])))
+        log = ok(await self.http.get(f"/api/rooms/{room}/log", headers=bearer(tokens[0])))
         reports = verify_log(log)
         assert [r.ok for r in reports] == [True], [r.line() for r in reports]
         assert reports[0].commitment == commitment(bytes.fromhex(state.hand_seed))

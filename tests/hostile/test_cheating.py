@@ -14,8 +14,11 @@ import httpx
 
 import rules
 from rules.shuffle import commitment, hand_seed
-from tests.hostile.hostilekit import bearer, body, error_code, full_room, seat_socket
-from tests.rummytest import LiveServer, fixed_deal
+from tests.kit.clients import bearer, seat_socket
+from tests.kit.deals import fixed_deal
+from tests.kit.responses import error_code, ok
+from tests.kit.rooms import online_room
+from tests.kit.servers import LiveServer
 
 DRAW = {"type": "draw", "source": "stock"}
 # Seat 0 goes out in its first turn: draw, meld all ten, discard the card drawn.
@@ -24,7 +27,7 @@ OUT_MELDS = [["AH", "2H", "3H"], ["4C", "4D", "4S"], ["7S", "8S", "9S", "TS"]]
 
 
 async def _state(http: httpx.AsyncClient, room: str, token: str) -> dict[str, Any]:
-    return dict(body(await http.get(f"/api/rooms/{room}/state", headers=bearer(token))))
+    return dict(ok(await http.get(f"/api/rooms/{room}/state", headers=bearer(token))))
 
 
 async def _move(
@@ -38,8 +41,8 @@ async def _move(
 
 
 async def test_a_token_acts_only_for_its_own_seat(http: httpx.AsyncClient) -> None:
-    room, tokens = await full_room(http, "basic", 3, seed=8001)
-    other_room, other_tokens = await full_room(http, "basic", 3, seed=8001)
+    room, tokens = await online_room(http, "basic", 3, seed=8001)
+    other_room, other_tokens = await online_room(http, "basic", 3, seed=8001)
     before = await _state(http, room, tokens[0])
     version = before["version"]
     # Seat 0 is to move; seats 1 and 2 try to move in its place, however they dress it up.
@@ -62,7 +65,7 @@ async def test_a_token_acts_only_for_its_own_seat(http: httpx.AsyncClient) -> No
 
 
 async def test_a_replayed_move_is_stale(live_server: LiveServer, http: httpx.AsyncClient) -> None:
-    room, tokens = await full_room(http, "classic", 2, seed=8002)
+    room, tokens = await online_room(http, "classic", 2, seed=8002)
     async with seat_socket(live_server, room, tokens[0]) as seat:
         version = (await seat.state())["version"]
         draw = {"type": "move", "move": DRAW, "version": version}
@@ -86,7 +89,7 @@ async def test_a_replayed_move_is_stale(live_server: LiveServer, http: httpx.Asy
 
 
 async def test_concurrent_joins_never_share_a_seat(http: httpx.AsyncClient) -> None:
-    created = body(await http.post("/api/rooms", json={"variant": "basic", "players": 4}), 201)
+    created = ok(await http.post("/api/rooms", json={"variant": "basic", "players": 4}), 201)
     room = created["room"]
     answers = await asyncio.gather(
         *(http.post(f"/api/rooms/{room}/join", json={"name": f"J{i}"}) for i in range(12))
@@ -98,20 +101,20 @@ async def test_concurrent_joins_never_share_a_seat(http: httpx.AsyncClient) -> N
     assert len(refused) == 9 and all(error_code(r) == "room_full" for r in refused)
     for j in joined:
         assert (await _state(http, room, j["token"]))["seat"] == j["seat"]
-    summary = body(await http.get(f"/api/rooms/{room}"))
+    summary = ok(await http.get(f"/api/rooms/{room}"))
     assert [s["taken"] for s in summary["seats"]] == [True] * 4
 
 
 async def test_a_full_room_refuses_joins_and_changes_nothing(http: httpx.AsyncClient) -> None:
-    room, tokens = await full_room(http, "classic", 2, seed=8003)
-    before = body(await http.get(f"/api/rooms/{room}"))
+    room, tokens = await online_room(http, "classic", 2, seed=8003)
+    before = ok(await http.get(f"/api/rooms/{room}"))
     for _ in range(3):
         r = await http.post(f"/api/rooms/{room}/join", json={"name": "Mallory"})
         assert r.status_code == 409 and error_code(r) == "room_full"
-    assert body(await http.get(f"/api/rooms/{room}")) == before
+    assert ok(await http.get(f"/api/rooms/{room}")) == before
     # Bot seats and local seats are taken too.
     for extra in ({"mode": "computer"}, {"mode": "local"}):
-        created = body(await http.post("/api/rooms", json={"variant": "basic", **extra}), 201)
+        created = ok(await http.post("/api/rooms", json={"variant": "basic", **extra}), 201)
         r = await http.post(f"/api/rooms/{created['room']}/join", json={})
         assert r.status_code == 409 and error_code(r) == "room_full"
 
@@ -119,7 +122,7 @@ async def test_a_full_room_refuses_joins_and_changes_nothing(http: httpx.AsyncCl
 async def test_two_sockets_of_one_seat_are_still_one_seat(
     live_server: LiveServer, http: httpx.AsyncClient
 ) -> None:
-    room, tokens = await full_room(http, "classic", 2, seed=8004)
+    room, tokens = await online_room(http, "classic", 2, seed=8004)
     async with (
         seat_socket(live_server, room, tokens[1]) as a,
         seat_socket(live_server, room, tokens[1]) as b,
@@ -131,7 +134,7 @@ async def test_two_sockets_of_one_seat_are_still_one_seat(
             assert (await sock.until(lambda f: f["type"] == "error"))["error"][
                 "code"
             ] == "not_your_turn"
-    summary = body(await http.get(f"/api/rooms/{room}"))
+    summary = ok(await http.get(f"/api/rooms/{room}"))
     assert [s["taken"] for s in summary["seats"]] == [True, True]
 
 
@@ -140,7 +143,7 @@ async def test_room_ids_and_tokens_are_long_random_and_stored_hashed(
 ) -> None:
     rooms, tokens = set(), set()
     for _ in range(20):
-        created = body(await http.post("/api/rooms", json={"variant": "classic"}), 201)
+        created = ok(await http.post("/api/rooms", json={"variant": "classic"}), 201)
         rooms.add(created["room"])
         tokens.add(created["token"])
         # URL-safe base64: 6 bits a character; a room id carries >= 64 bits, a token >= 128.
@@ -156,7 +159,7 @@ async def test_room_ids_and_tokens_are_long_random_and_stored_hashed(
 
 
 async def test_guessed_rooms_and_tokens_learn_nothing(http: httpx.AsyncClient) -> None:
-    room, tokens = await full_room(http, "classic", 2, seed=8005)
+    room, tokens = await online_room(http, "classic", 2, seed=8005)
     guesses = ["AAAAAAAAAAAA", room[:-1] + ("A" if room[-1] != "A" else "B"), room.upper()]
     for guess in guesses:
         if guess == room:
@@ -189,7 +192,7 @@ async def test_errors_do_not_tell_where_a_card_is(http: httpx.AsyncClient) -> No
     opponent's hand, deep in the stock, on top of the stock or in the discard pile."""
     deal = fixed_deal(
         "basic",
-        3,
+        players=3,
         hands=[
             ["2C", "3C", "4C", "9D", "9H", "KS", "QH"],
             ["5C", "6C", "7C", "AD", "AH", "AS", "KD"],
@@ -197,7 +200,7 @@ async def test_errors_do_not_tell_where_a_card_is(http: httpx.AsyncClient) -> No
         stock_top=["8C", "JD"],
         discard=["QS"],
     )
-    room, tokens = await full_room(http, "basic", 3, deal=deal)
+    room, tokens = await online_room(http, "basic", 3, deal=deal)
     stock_deep = deal["stock"][-1]
     seat2_card = deal["hands"][2][0]
     where = {
@@ -209,7 +212,7 @@ async def test_errors_do_not_tell_where_a_card_is(http: httpx.AsyncClient) -> No
     }
     version = (await _state(http, room, tokens[0]))["version"]
     r = await _move(http, room, tokens[0], DRAW, version)
-    version = body(r)["version"]
+    version = ok(r)["version"]
     shapes: dict[str, set[str]] = {}
     for place, card in where.items():
         moves: tuple[dict[str, Any], ...] = (
@@ -232,10 +235,10 @@ async def test_errors_do_not_tell_where_a_card_is(http: httpx.AsyncClient) -> No
 async def test_the_stock_and_the_current_hand_stay_out_of_every_answer(
     live_server: LiveServer, http: httpx.AsyncClient
 ) -> None:
-    deal = fixed_deal("classic", 2, hands=[OUT_HAND], stock_top=["QC"])
-    room, tokens = await full_room(http, "classic", 2, deal=deal)
+    deal = fixed_deal("classic", players=2, hands=[OUT_HAND], stock_top=["QC"])
+    room, tokens = await online_room(http, "classic", 2, deal=deal)
     # During the hand, the log holds no hand at all.
-    assert body(await http.get(f"/api/rooms/{room}/log", headers=bearer(tokens[1])))["hands"] == []
+    assert ok(await http.get(f"/api/rooms/{room}/log", headers=bearer(tokens[1])))["hands"] == []
     stock = deal["stock"]
     answers = [(await http.get(f"/api/rooms/{room}/state", headers=bearer(t))).text for t in tokens]
     answers.append((await http.get(f"/api/rooms/{room}")).text)
@@ -246,12 +249,12 @@ async def test_the_stock_and_the_current_hand_stay_out_of_every_answer(
         assert "".join(stock[:3]) not in text.replace('"', "").replace(",", "")
     # Seat 0 goes out; both vote for the next hand, dealt from the secret match seed.
     v = (await _state(http, room, tokens[0]))["version"]
-    v = body(await _move(http, room, tokens[0], DRAW, v))["version"]
-    v = body(await _move(http, room, tokens[0], {"type": "meld", "melds": OUT_MELDS}, v))["version"]
-    ended = body(await _move(http, room, tokens[0], {"type": "discard", "card": "QC"}, v))
+    v = ok(await _move(http, room, tokens[0], DRAW, v))["version"]
+    v = ok(await _move(http, room, tokens[0], {"type": "meld", "melds": OUT_MELDS}, v))["version"]
+    ended = ok(await _move(http, room, tokens[0], {"type": "discard", "card": "QC"}, v))
     assert ended["phase"] == "hand_over"
     for token in tokens:
-        body(
+        ok(
             await http.post(
                 f"/api/rooms/{room}/votes", json={"vote": "next_hand"}, headers=bearer(token)
             )
@@ -259,7 +262,7 @@ async def test_the_stock_and_the_current_hand_stay_out_of_every_answer(
     second = await _state(http, room, tokens[0])
     assert second["hand_number"] == 2 and second["commitment"]
     log = await http.get(f"/api/rooms/{room}/log", headers=bearer(tokens[1]))
-    assert len(body(log)["hands"]) == 1
+    assert len(ok(log)["hands"]) == 1
     # Nothing in the first hand's log lets anyone compute the second hand's seed.
     candidates = set(re.findall(r"[0-9a-f]{64}", log.text))
     for candidate in candidates:

@@ -12,7 +12,6 @@ import asyncio
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -24,7 +23,10 @@ import httpx
 import pytest
 import websockets
 
-from tests.hostile.hostilekit import bearer, body, full_room
+from tests.kit.clients import bearer
+from tests.kit.ports import free_port
+from tests.kit.responses import ok
+from tests.kit.rooms import online_room
 
 HALF_HEAD = b"GET /api/variants HTTP/1.1\r\nHost: rummy\r\nX-Slow: "
 TIMEOUT = 2.0
@@ -72,7 +74,7 @@ async def _flood_and_check(base: str, heads: int) -> None:
     try:
         # The server is busy holding CAP half heads: another client is served meanwhile.
         async with httpx.AsyncClient(base_url=base, transport=_other_address()) as other:
-            assert body(await other.get("/api/variants"))
+            assert ok(await other.get("/api/variants"))
         answers = await asyncio.gather(*(_answer(r) for r, _ in conns))
     finally:
         for _, w in conns:
@@ -82,7 +84,7 @@ async def _flood_and_check(base: str, heads: int) -> None:
     assert answers == [(408, "request_timeout")] * CAP + [(429, "rate_limited")] * (heads - CAP)
     # Their closing gave the address its connections back.
     async with httpx.AsyncClient(base_url=base) as same:
-        assert body(await same.get("/api/variants"))
+        assert ok(await same.get("/api/variants"))
 
 
 async def test_half_sent_heads_are_closed_and_capped(make_server: Any) -> None:
@@ -115,7 +117,7 @@ async def test_websockets_leave_the_http_count_and_outlive_the_header_timeout(
 ) -> None:
     live = make_server(**{**GUARDS, "max_connections_per_client": 2})
     async with httpx.AsyncClient(base_url=live, timeout=60) as http:
-        room, tokens = await full_room(http, "classic", 2, seed=7)
+        room, tokens = await online_room(http, "classic", 2, seed=7)
         sockets = [
             await websockets.connect(f"{live.ws_url}/api/rooms/{room}/ws?token={tokens[i % 2]}")
             for i in range(6)
@@ -124,7 +126,7 @@ async def test_websockets_leave_the_http_count_and_outlive_the_header_timeout(
             for ws in sockets:
                 assert json.loads(await ws.recv())["type"] in ("state", "presence")
             # Six sockets from this address, a cap of two HTTP connections: REST still works.
-            state = body(await http.get(f"/api/rooms/{room}/state", headers=bearer(tokens[0])))
+            state = ok(await http.get(f"/api/rooms/{room}/state", headers=bearer(tokens[0])))
             await asyncio.sleep(TIMEOUT * 2)  # past the header timeout: the sockets stay up
             await sockets[0].send(json.dumps({"type": "ping"}))
             await sockets[0].send(
@@ -148,16 +150,10 @@ async def test_websockets_leave_the_http_count_and_outlive_the_header_timeout(
 # --- `rummy serve` -------------------------------------------------------------------------
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture(params=[1, 2], ids=["one-process", "two-workers"])
 def rummy_serve(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[tuple[str, int]]:
     """`rummy serve` (a subprocess) with a small header timeout and cap: (base URL, workers)."""
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "RUMMY_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/serve.db",

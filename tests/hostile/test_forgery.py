@@ -23,16 +23,10 @@ import pytest
 from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
 import rules
-from tests.hostile.hostilekit import (
-    NODE,
-    NODE_INPUT,
-    VERIFY_JS,
-    bearer,
-    body,
-    chromium_page,
-    run_node,
-)
-from tests.rummytest import CHROMIUM, LiveServer
+from tests.kit.browsers import CHROMIUM, NODE, NODE_INPUT, VERIFY_JS, chromium_page, run_node
+from tests.kit.clients import bearer
+from tests.kit.responses import ok
+from tests.kit.servers import LiveServer
 
 Record = dict[str, Any]
 
@@ -51,12 +45,12 @@ async def _play(http: httpx.AsyncClient, variant: str, seed: int, until: str) ->
     """Seat 0 against the greedy bot (the server plays it inside each answer) until the
     phase `until`; the room's signed record then."""
     made = {"variant": variant, "name": "Anna", "seed": seed, "mode": "computer"}
-    created = body(await http.post("/api/rooms", json={**made, "bots": {"1": "greedy"}}), 201)
+    created = ok(await http.post("/api/rooms", json={**made, "bots": {"1": "greedy"}}), 201)
     room, token = created["room"], created["token"]
-    view = body(await http.get(f"/api/rooms/{room}/state", headers=bearer(token)))
+    view = ok(await http.get(f"/api/rooms/{room}/state", headers=bearer(token)))
     for _ in range(3000):
         if view["phase"] == until:
-            return dict(body(await http.get(f"/api/rooms/{room}/record", headers=bearer(token))))
+            return dict(ok(await http.get(f"/api/rooms/{room}/record", headers=bearer(token))))
         if view["phase"] == "hand_over":
             answer = await http.post(
                 f"/api/rooms/{room}/votes", json={"vote": "next_hand"}, headers=bearer(token)
@@ -64,7 +58,7 @@ async def _play(http: httpx.AsyncClient, variant: str, seed: int, until: str) ->
         else:
             sent = {"move": _move(view), "version": view["version"]}
             answer = await http.post(f"/api/rooms/{room}/moves", json=sent, headers=bearer(token))
-        view = body(answer)
+        view = ok(answer)
     raise AssertionError(f"no {until} in 3000 moves")
 
 
@@ -77,8 +71,8 @@ async def signed(live_server: LiveServer) -> dict[str, Any]:
             "rummy51": await _play(http, "rummy51", 48, "match_over"),
             "classic": await _play(http, "classic", 6, "hand_over"),
         }
-        key = body(await http.get("/api/server-key"))
-        rulesets = {v["name"]: v for v in body(await http.get("/api/variants"))}
+        key = ok(await http.get("/api/server-key"))
+        rulesets = {v["name"]: v for v in ok(await http.get("/api/variants"))}
     finished = records["rummy51"]
     assert len(finished["hands"]) == 2 and finished["match_winner"], finished["scores"]
     assert records["classic"]["match_winner"] is None
@@ -233,7 +227,7 @@ def test_every_process_of_a_database_signs_with_one_key(
     signed: dict[str, Any], live_server: LiveServer, make_server: Any
 ) -> None:
     other = make_server(database_url=live_server.database_url)
-    assert body(httpx.get(f"{other}/api/server-key")) == signed["key"]
+    assert ok(httpx.get(f"{other}/api/server-key")) == signed["key"]
 
 
 def test_a_key_that_is_no_key_is_refused_in_one_line(

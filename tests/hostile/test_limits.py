@@ -7,7 +7,6 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -20,8 +19,11 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import InvalidStatus
 
-from tests.hostile.hostilekit import bearer, body, error_code, full_room, seat_socket
-from tests.rummytest import LiveServer
+from tests.kit.clients import bearer, seat_socket
+from tests.kit.ports import free_port
+from tests.kit.responses import error_code, ok
+from tests.kit.rooms import online_room
+from tests.kit.servers import LiveServer
 
 DRAW = {"type": "draw", "source": "stock"}
 ROOT = Path(__file__).resolve().parents[2]
@@ -60,7 +62,7 @@ def limited_room(limited: Any, client: Any) -> Callable[..., Any]:
     async def make(**settings: Any) -> tuple[LiveServer, httpx.AsyncClient, str, list[str]]:
         live = limited(**settings)
         http = client(live)
-        room, tokens = await full_room(http, "classic", 2)
+        room, tokens = await online_room(http, "classic", 2)
         return live, http, room, tokens
 
     return make
@@ -83,7 +85,7 @@ async def test_a_body_over_the_cap_gets_413(limited: Any, client: Any) -> None:
         "/api/rooms", content=chunks(), headers={"content-type": "application/json"}
     )
     assert r.status_code == 413 and error_code(r) == "payload_too_large"
-    room, tokens = await full_room(http)
+    room, tokens = await online_room(http)
     r = await http.post(
         f"/api/rooms/{room}/moves",
         json={"move": DRAW, "version": 0, "pad": "p" * 5000},
@@ -110,7 +112,7 @@ async def test_room_creation_is_rate_limited(limited: Any, client: Any) -> None:
 async def test_challenges_count_as_room_creation(limited: Any, client: Any) -> None:
     live = limited(rate_create="2/hour")
     http = client(live)
-    made = body(await http.post("/api/challenges", json={}), 201)
+    made = ok(await http.post("/api/challenges", json={}), 201)
     play = {"invite": made["invite"]}
     assert (
         await http.post(f"/api/challenges/{made['challenge']}/play", json=play)
@@ -123,18 +125,18 @@ async def test_challenges_count_as_room_creation(limited: Any, client: Any) -> N
 async def test_joins_are_rate_limited(limited: Any, client: Any) -> None:
     live = limited(rate_join="2/hour")
     http = client(live)
-    room = body(await http.post("/api/rooms", json={"variant": "basic", "players": 4}), 201)["room"]
+    room = ok(await http.post("/api/rooms", json={"variant": "basic", "players": 4}), 201)["room"]
     for seat in (1, 2):
-        assert body(await http.post(f"/api/rooms/{room}/join", json={}), 201)["seat"] == seat
+        assert ok(await http.post(f"/api/rooms/{room}/join", json={}), 201)["seat"] == seat
     _limited(await http.post(f"/api/rooms/{room}/join", json={}))
-    summary = body(await http.get(f"/api/rooms/{room}"))
+    summary = ok(await http.get(f"/api/rooms/{room}"))
     assert [s["taken"] for s in summary["seats"]] == [True, True, True, False]
 
 
 async def test_moves_are_rate_limited_over_rest_and_websocket(limited: Any, client: Any) -> None:
     live = limited(rate_move="2/hour")
     http = client(live)
-    room, tokens = await full_room(http, "classic", 2, seed=9001)
+    room, tokens = await online_room(http, "classic", 2, seed=9001)
     # Two moves pass (even a refused one spends a token), the third is refused unseen.
     r = await http.post(
         f"/api/rooms/{room}/moves", json={"move": DRAW, "version": 5}, headers=bearer(tokens[0])
@@ -143,7 +145,7 @@ async def test_moves_are_rate_limited_over_rest_and_websocket(limited: Any, clie
     r = await http.post(
         f"/api/rooms/{room}/moves", json={"move": DRAW, "version": 0}, headers=bearer(tokens[0])
     )
-    hand = body(r)["hand"]
+    hand = ok(r)["hand"]
     card = hand[0]
     move = {"move": {"type": "discard", "card": card}, "version": 1}
     _limited(await http.post(f"/api/rooms/{room}/moves", json=move, headers=bearer(tokens[0])))
@@ -155,7 +157,7 @@ async def test_moves_are_rate_limited_over_rest_and_websocket(limited: Any, clie
         # Pings are not moves: the socket still answers.
         await seat.send({"type": "ping"})
         await seat.until(lambda f: f["type"] == "pong")
-    state = body(await http.get(f"/api/rooms/{room}/state", headers=bearer(tokens[0])))
+    state = ok(await http.get(f"/api/rooms/{room}/state", headers=bearer(tokens[0])))
     assert state["version"] == 1 and state["hand"] == hand
 
 
@@ -164,7 +166,7 @@ async def test_the_move_counter_survives_garbage_frames(limited: Any, client: An
     cannot read still reach the app, which answers them with an error frame."""
     live = limited(rate_move="100/minute")
     http = client(live)
-    room, tokens = await full_room(http, "classic", 2, seed=9007)
+    room, tokens = await online_room(http, "classic", 2, seed=9007)
     async with seat_socket(live, room, tokens[1]) as seat:
         version = (await seat.state())["version"]
         for frame in (
@@ -196,7 +198,7 @@ async def test_a_move_with_an_escaped_key_is_counted_like_any_move(limited_room:
     # Five reached the game (refused there: stale version), the rest never did.
     assert codes.count("rate_limited") == 25, codes
     assert "rate_limited" not in codes[:5]
-    state = body(await http.get(f"/api/rooms/{room}/state", headers=bearer(tokens[0])))
+    state = ok(await http.get(f"/api/rooms/{room}/state", headers=bearer(tokens[0])))
     assert state["version"] == 0
 
 
@@ -219,13 +221,13 @@ async def test_a_flood_of_junk_frames_closes_the_socket_with_4429(limited_room: 
         await again.send({"type": "ping"})
         assert await again.closed() == 4429
     # The REST routes are not affected.
-    assert body(await http.get(f"/api/rooms/{room}/state", headers=bearer(tokens[0])))
+    assert ok(await http.get(f"/api/rooms/{room}/state", headers=bearer(tokens[0])))
 
 
 async def test_failed_token_checks_are_rate_limited(limited: Any, client: Any) -> None:
     live = limited(rate_auth_fail="3/hour")
     http = client(live)
-    room, tokens = await full_room(http, "classic", 2, seed=9002)
+    room, tokens = await online_room(http, "classic", 2, seed=9002)
     guesses = [
         http.get(f"/api/rooms/{room}/state", headers=bearer("guess-1")),
         http.get(f"/api/rooms/{room}/log", headers=bearer("guess-2")),
@@ -248,7 +250,7 @@ async def test_failed_token_checks_are_rate_limited(limited: Any, client: Any) -
 async def test_failed_websocket_tokens_count_too(limited: Any, client: Any) -> None:
     live = limited(rate_auth_fail="2/hour")
     http = client(live)
-    room, tokens = await full_room(http, "classic", 2, seed=9003)
+    room, tokens = await online_room(http, "classic", 2, seed=9003)
     for guess in ("guess-1", "guess-2"):
         async with seat_socket(live, room, guess) as seat:
             assert await seat.closed() == 4401
@@ -258,13 +260,13 @@ async def test_failed_websocket_tokens_count_too(limited: Any, client: Any) -> N
 async def test_an_idle_socket_is_closed_with_4408(limited: Any, client: Any) -> None:
     live = limited(ws_idle_seconds=0.5)
     http = client(live)
-    room, tokens = await full_room(http, "classic", 2, seed=9004)
+    room, tokens = await online_room(http, "classic", 2, seed=9004)
     async with seat_socket(live, room, tokens[1]) as seat:
         await seat.state()
         assert await seat.closed() == 4408
     # The seat is shown as gone once its socket was closed.
     for _ in range(100):
-        summary = body(await http.get(f"/api/rooms/{room}"))
+        summary = ok(await http.get(f"/api/rooms/{room}"))
         if not summary["seats"][1]["connected"]:
             break
         await asyncio.sleep(0.05)
@@ -274,7 +276,7 @@ async def test_an_idle_socket_is_closed_with_4408(limited: Any, client: Any) -> 
 async def test_a_frame_over_a_configured_cap_closes_with_1009(limited: Any, client: Any) -> None:
     live = limited(ws_max_frame_bytes=300)
     http = client(live)
-    room, tokens = await full_room(http, "classic", 2, seed=9005)
+    room, tokens = await online_room(http, "classic", 2, seed=9005)
     async with seat_socket(live, room, tokens[0]) as seat:
         await seat.state()
         await seat.send({"type": "ping", "pad": "x" * 200})
@@ -313,7 +315,7 @@ async def test_a_body_that_trickles_in_gets_408(limited: Any) -> None:
 async def test_open_websockets_per_address_are_capped(limited: Any, client: Any) -> None:
     live = limited(ws_max_per_client=2)
     http = client(live)
-    room, tokens = await full_room(http, "classic", 2, seed=9006)
+    room, tokens = await online_room(http, "classic", 2, seed=9006)
     async with seat_socket(live, room, tokens[0]) as a, seat_socket(live, room, tokens[1]) as b:
         await a.state()
         await b.state()
@@ -335,16 +337,10 @@ async def test_open_websockets_per_address_are_capped(limited: Any, client: Any)
         raise AssertionError("no socket opened after the others closed")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @pytest.fixture
 def served(tmp_path: Path) -> Iterator[str]:
     """`rummy serve` in a subprocess, configured only through RUMMY_* variables."""
-    port = _free_port()
+    port = free_port()
     env = {
         **os.environ,
         "RUMMY_DATABASE_URL": f"sqlite+aiosqlite:///{tmp_path}/serve.db",
@@ -384,7 +380,7 @@ async def test_rummy_serve_takes_its_limits_from_the_environment(served: str) ->
     async with httpx.AsyncClient(base_url=served, timeout=60) as http:
         r = await http.post("/api/rooms", json={"variant": "classic", "pad": "x" * 2000})
         assert r.status_code == 413
-        room, tokens = await full_room(http)  # creation 1 of 2 (the 413 spent one)
+        room, tokens = await online_room(http)  # creation 1 of 2 (the 413 spent one)
         _limited(await http.post("/api/rooms", json={}))
         async with seat_socket(served, room, tokens[0]) as seat:
             await seat.state()

@@ -8,8 +8,8 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.hostile.hostilekit import body, error_code
-from tests.rummytest import LiveServer
+from tests.kit.responses import error_code, ok
+from tests.kit.servers import LiveServer
 
 REFUSED = {
     "NUL": "Ann\x00",
@@ -44,21 +44,21 @@ async def test_a_control_or_format_character_in_a_name_is_refused(
 ) -> None:
     async with httpx.AsyncClient(base_url=server, timeout=60) as http:
         _assert_name_refused(await http.post("/api/rooms", json={"name": name}))
-        created = body(await http.post("/api/rooms", json={"name": "Host"}), 201)
+        created = ok(await http.post("/api/rooms", json={"name": "Host"}), 201)
         room = created["room"]
-        before = body(await http.get(f"/api/rooms/{room}"))
+        before = ok(await http.get(f"/api/rooms/{room}"))
         _assert_name_refused(await http.post(f"/api/rooms/{room}/join", json={"name": name}))
         # Nothing changed: the seat is still free and a proper name can take it.
-        assert body(await http.get(f"/api/rooms/{room}")) == before
+        assert ok(await http.get(f"/api/rooms/{room}")) == before
         joined = await http.post(f"/api/rooms/{room}/join", json={"name": "Guest"})
-        assert body(joined, 201)["seat"] == 1
+        assert ok(joined, 201)["seat"] == 1
 
 
 async def test_names_in_any_script_are_kept(server: LiveServer) -> None:
     async with httpx.AsyncClient(base_url=server, timeout=60) as http:
         for name in ACCEPTED:
-            created = body(await http.post("/api/rooms", json={"name": name}), 201)
+            created = ok(await http.post("/api/rooms", json={"name": name}), 201)
             room = created["room"]
-            body(await http.post(f"/api/rooms/{room}/join", json={"name": name}), 201)
-            seats = body(await http.get(f"/api/rooms/{room}"))["seats"]
+            ok(await http.post(f"/api/rooms/{room}/join", json={"name": name}), 201)
+            seats = ok(await http.get(f"/api/rooms/{room}"))["seats"]
             assert [s["name"] for s in seats] == [name, name]

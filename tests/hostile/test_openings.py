@@ -18,7 +18,9 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
-from tests.hostile.hostilekit import bearer, body, error_code, full_room
+from tests.kit.clients import bearer
+from tests.kit.responses import error_code, ok
+from tests.kit.rooms import online_room
 
 SCOUT = "127.0.0.2"  # the silent address; the seats connect from 127.0.0.1
 
@@ -45,7 +47,7 @@ async def _first_view(ws: ClientConnection) -> dict[str, Any]:
 async def test_silent_sockets_delay_no_other_address(make_server: Any) -> None:
     live = make_server(ws_max_opening=8)
     async with httpx.AsyncClient(base_url=live, timeout=60) as http:
-        room, tokens = await full_room(http, "classic", 2, seed=5)
+        room, tokens = await online_room(http, "classic", 2, seed=5)
     url = f"{live.ws_url}/api/rooms/{room}/ws"
     async with _silent(url, 8):
         # By ?token=, and by the auth frame: each is served at once, no 503.
@@ -63,7 +65,7 @@ async def test_silent_sockets_delay_no_other_address(make_server: Any) -> None:
 async def test_one_address_may_keep_only_a_few_sockets_waiting(make_server: Any) -> None:
     live = make_server(ws_max_waiting_per_client=3, ws_auth_seconds=30)
     async with httpx.AsyncClient(base_url=live, timeout=60) as http:
-        room, tokens = await full_room(http, "classic", 2, seed=5)
+        room, tokens = await online_room(http, "classic", 2, seed=5)
     url = f"{live.ws_url}/api/rooms/{room}/ws"
     async with _silent(url, 3) as waiting:
         with pytest.raises(InvalidStatus) as refused:
@@ -83,7 +85,7 @@ async def test_one_address_may_keep_only_a_few_sockets_waiting(make_server: Any)
 async def test_a_silent_socket_is_closed_4401_soon(make_server: Any) -> None:
     live = make_server(ws_auth_seconds=0.5)
     async with httpx.AsyncClient(base_url=live, timeout=60) as http:
-        room, _ = await full_room(http, "classic", 2, seed=5)
+        room, _ = await online_room(http, "classic", 2, seed=5)
     async with connect(f"{live.ws_url}/api/rooms/{room}/ws") as ws:
         frame = json.loads(await asyncio.wait_for(ws.recv(), 30))
         assert frame["error"]["code"] == "unauthorized"
@@ -94,11 +96,11 @@ async def test_a_silent_socket_is_closed_4401_soon(make_server: Any) -> None:
 async def test_every_429_and_503_says_when_to_retry(make_server: Any) -> None:
     live = make_server(rate_limit_enabled=True, ws_max_per_client=2)
     async with httpx.AsyncClient(base_url=live, timeout=60) as http:
-        room, tokens = await full_room(http, "classic", 2, seed=5)
+        room, tokens = await online_room(http, "classic", 2, seed=5)
         # Chat's own limit: 10 messages per seat in 10 s.
         chat = f"/api/rooms/{room}/chat"
         for i in range(10):
-            body(await http.post(chat, json={"text": f"m{i}"}, headers=bearer(tokens[0])), 201)
+            ok(await http.post(chat, json={"text": f"m{i}"}, headers=bearer(tokens[0])), 201)
         limited = await http.post(chat, json={"text": "one more"}, headers=bearer(tokens[0]))
         assert limited.status_code == 429 and error_code(limited) == "rate_limited"
         assert 1 <= int(limited.headers["Retry-After"]) <= 10

@@ -10,8 +10,10 @@ from typing import Any
 
 import httpx
 
-from tests.hostile.hostilekit import bearer, body, error_code, full_room
-from tests.rummytest import LiveServer
+from tests.kit.clients import bearer
+from tests.kit.responses import error_code, ok
+from tests.kit.rooms import online_room
+from tests.kit.servers import LiveServer
 
 GARBAGE: list[bytes] = [
     b"",
@@ -49,9 +51,9 @@ async def test_garbage_bodies_get_4xx_in_the_error_shape(server: LiveServer) -> 
 
 
 async def _garbage_bodies_get_4xx(http: httpx.AsyncClient) -> None:
-    room, tokens = await full_room(http, "classic", 2, seed=9101)
-    before = [body(await http.get(f"/api/rooms/{room}/state", headers=bearer(t))) for t in tokens]
-    summary = body(await http.get(f"/api/rooms/{room}"))
+    room, tokens = await online_room(http, "classic", 2, seed=9101)
+    before = [ok(await http.get(f"/api/rooms/{room}/state", headers=bearer(t))) for t in tokens]
+    summary = ok(await http.get(f"/api/rooms/{room}"))
     routes = [f"/api/rooms/{room}/moves", f"/api/rooms/{room}/votes"]
     for path in routes:
         for data in GARBAGE:
@@ -75,14 +77,14 @@ async def _garbage_bodies_get_4xx(http: httpx.AsyncClient) -> None:
             _assert_refused(r)
     for method in ("PUT", "DELETE", "PATCH"):
         _assert_refused(await http.request(method, f"/api/rooms/{room}/moves"))
-    after = [body(await http.get(f"/api/rooms/{room}/state", headers=bearer(t))) for t in tokens]
+    after = [ok(await http.get(f"/api/rooms/{room}/state", headers=bearer(t))) for t in tokens]
     # Votes for the next hand are refused while the hand is played: nothing moved at all.
     assert [{**v, "seats": None} for v in after] == [{**v, "seats": None} for v in before]
-    assert body(await http.get(f"/api/rooms/{room}"))["version"] == summary["version"]
+    assert ok(await http.get(f"/api/rooms/{room}"))["version"] == summary["version"]
 
 
 async def test_path_and_header_garbage(http: httpx.AsyncClient) -> None:
-    room, tokens = await full_room(http, "classic", 2, seed=9102)
+    room, tokens = await online_room(http, "classic", 2, seed=9102)
     for bad in ["x" * 40, "%00", "..%2F..", "a b", "%F0%9F%83%8F", "9" * 30]:
         r = await http.get(f"/api/rooms/{bad}/state", headers=bearer(tokens[0]))
         _assert_refused(r)
@@ -96,9 +98,9 @@ async def test_the_default_limits_leave_busy_play_alone(make_server: Any) -> Non
     sockets from one address (a school behind one NAT) gets no 429."""
     live = make_server(rate_limit_enabled=True)
     async with httpx.AsyncClient(base_url=live, timeout=60) as client:
-        rooms = [await full_room(client, "basic", 4) for _ in range(25)]
+        rooms = [await online_room(client, "basic", 4) for _ in range(25)]
         for room, tokens in rooms:
-            state = body(await client.get(f"/api/rooms/{room}/state", headers=bearer(tokens[0])))
+            state = ok(await client.get(f"/api/rooms/{room}/state", headers=bearer(tokens[0])))
             r = await client.post(
                 f"/api/rooms/{room}/moves",
                 json={"move": {"type": "draw", "source": "stock"}, "version": state["version"]},

@@ -14,8 +14,9 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 
-from tests.hostile.hostilekit import body, full_room
-from tests.rummytest import LiveServer
+from tests.kit.responses import ok
+from tests.kit.rooms import online_room
+from tests.kit.servers import LiveServer
 
 
 def _app_schema() -> dict:
@@ -37,7 +38,7 @@ def real_room(server: LiveServer) -> tuple[str, str]:
 
     async def make() -> tuple[str, str]:
         async with httpx.AsyncClient(base_url=server, timeout=60) as http:
-            room, tokens = await full_room(http, "rummy51", 2)
+            room, tokens = await online_room(http, "rummy51", 2)
             return room, tokens[0]
 
     return asyncio.run(make())
@@ -82,12 +83,12 @@ def _coin(case: schemathesis.Case, sides: int) -> bool:
 
 
 def test_the_live_schema_is_the_apps(server: LiveServer) -> None:
-    assert body(httpx.get(server + "/openapi.json")) == APP_SCHEMA
+    assert ok(httpx.get(server + "/openapi.json")) == APP_SCHEMA
 
 
 def test_the_real_room_still_answers(server: LiveServer, real_room: tuple[str, str]) -> None:
     room, token = real_room
-    state = body(
+    state = ok(
         httpx.get(f"{server}/api/rooms/{room}/state", headers={"Authorization": f"Bearer {token}"})
     )
     assert state["room"] == room

@@ -13,13 +13,14 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.hostile.hostilekit import bearer, body, error_code
-from tests.rummytest import LiveServer
+from tests.kit.clients import bearer
+from tests.kit.responses import error_code, ok
+from tests.kit.servers import LiveServer
 
 
 async def _challenge(http: httpx.AsyncClient) -> dict[str, Any]:
     made = {"variant": "classic", "players": 2, "bots": {"1": "greedy"}, "name": "Anna"}
-    return dict(body(await http.post("/api/challenges", json=made), 201))
+    return dict(ok(await http.post("/api/challenges", json=made), 201))
 
 
 async def test_a_scout_cannot_play_a_challenge_twice(live_server: LiveServer) -> None:
@@ -30,12 +31,12 @@ async def test_a_scout_cannot_play_a_challenge_twice(live_server: LiveServer) ->
         link = {"name": "Sam", "invite": anna.get("invite")}
 
         # The scout has Anna's link: one entry, which it plays a little and abandons.
-        scout = body(await http.post(play, json=link), 201)
-        view = body(
+        scout = ok(await http.post(play, json=link), 201)
+        view = ok(
             await http.get(f"/api/rooms/{scout['room']}/state", headers=bearer(scout["token"]))
         )
         move = {"move": {"type": "draw", "source": "stock"}, "version": view["version"]}
-        body(
+        ok(
             await http.post(
                 f"/api/rooms/{scout['room']}/moves", json=move, headers=bearer(scout["token"])
             )
@@ -52,7 +53,7 @@ async def test_a_scout_cannot_play_a_challenge_twice(live_server: LiveServer) ->
         assert (await http.post(play)).status_code == 403
 
         # The abandoned entry is listed from its start, with the invitation's name.
-        result = body(await http.get(f"/api/challenges/{cid}"))
+        result = ok(await http.get(f"/api/challenges/{cid}"))
         entries = result["entries"]
         assert [(e["name"], e["invite_name"], e["finished"]) for e in entries] == [
             ("Anna", None, False),
@@ -76,7 +77,7 @@ async def test_only_the_owner_makes_invitations_each_good_once(live_server: Live
         missing = await http.post("/api/challenges/nope/invites", headers=bearer(anna["owner"]))
         assert missing.status_code == 404 and error_code(missing) == "challenge_not_found"
 
-        made = body(
+        made = ok(
             await http.post(invites, json={"name": "Bob"}, headers=bearer(anna["owner"])), 201
         )
         assert made["name"] == "Bob" and made["url"].endswith(f"/c/{cid}?invite={made['invite']}")
@@ -92,10 +93,10 @@ async def test_only_the_owner_makes_invitations_each_good_once(live_server: Live
             )
         )
         assert sorted(r.status_code for r in raced) == [201, 409, 409, 409], [r.text for r in raced]
-        entries = body(await http.get(f"/api/challenges/{cid}"))["entries"]
+        entries = ok(await http.get(f"/api/challenges/{cid}"))["entries"]
         assert [e["invite_name"] for e in entries] == [None, "Bob"]
         # The other challenge still works with its own link.
-        body(
+        ok(
             await http.post(
                 f"/api/challenges/{other['challenge']}/play", json={"invite": other["invite"]}
             ),

@@ -11,7 +11,7 @@ from typing import Any
 import httpx
 
 from app.config import Settings
-from tests.hostile.hostilekit import full_room
+from tests.kit.rooms import online_room
 
 SOCKETS = Settings().ws_max_per_client  # the documented 256
 HTTP_CAP = Settings().max_connections_per_client  # 64
@@ -40,7 +40,7 @@ async def test_a_burst_of_sockets_from_one_address_gets_the_socket_cap(make_serv
     # test of its own (test_storm.py).
     live = make_server(rate_limit_enabled=True, ws_max_opening=2 * SOCKETS)
     async with httpx.AsyncClient(base_url=live, timeout=60) as http:
-        room, tokens = await full_room(http, "classic", 2, seed=3)
+        room, tokens = await online_room(http, "classic", 2, seed=3)
     host, port = live.removeprefix("http://").split(":")
     # Every connection is open before any upgrade request is sent: the burst as the server
     # sees it when handshakes queue behind a busy event loop.

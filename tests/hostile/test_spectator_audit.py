@@ -17,9 +17,12 @@ import httpx
 from websockets.asyncio.client import connect
 
 import rules
-from tests.hostile.hostilekit import bearer, body, cards_in, full_room, public_cards
 from tests.hostile.test_audit import GREEDY, SCALE, TABLES, LiveAudit
-from tests.rummytest import LiveServer, Socket
+from tests.kit.clients import Socket, bearer
+from tests.kit.leaks import cards_in, public_cards
+from tests.kit.responses import ok
+from tests.kit.rooms import online_room
+from tests.kit.servers import LiveServer
 
 
 def secret_cards(state: rules.GameState, public: set[str]) -> set[str]:
@@ -47,7 +50,7 @@ class SpectatorAudit(LiveAudit):
         self.check_watched(json.dumps(view), version)
 
     async def watch(self, variant: str, players: int) -> None:
-        room, tokens = await full_room(self.http, variant, players)
+        room, tokens = await online_room(self.http, variant, players)
         version, state = await self.true_state(room)
         url = f"{self.live.ws_url}/api/rooms/{room}/ws?watch=1"
         async with connect(url, max_size=None) as ws:
@@ -55,7 +58,7 @@ class SpectatorAudit(LiveAudit):
             self.check_view(await spectator.state(version), version)
             while state.hand_result is None:
                 seat = state.turn
-                view = body(
+                view = ok(
                     await self.http.get(f"/api/rooms/{room}/state", headers=bearer(tokens[seat]))
                 )
                 fields = rules.SeatView.model_fields
@@ -67,7 +70,7 @@ class SpectatorAudit(LiveAudit):
                     move = GREEDY.choose(seat_view, legal, self.rng)
                 else:
                     move = self.rng.choice(legal)
-                body(
+                ok(
                     await self.http.post(
                         f"/api/rooms/{room}/moves",
                         json={"move": rules.move_to_json(move), "version": version},
@@ -79,7 +82,7 @@ class SpectatorAudit(LiveAudit):
                 self.check_view(await spectator.state(version), version)
                 if self.rng.random() < 0.2:
                     watched = await self.http.get(f"/api/rooms/{room}/watch")
-                    self.check_view(body(watched), version)
+                    self.check_view(ok(watched), version)
             for frame in spectator.frames:
                 at = frame["state"]["version"] if frame["type"] == "state" else version
                 self.check_watched(json.dumps(frame), at)

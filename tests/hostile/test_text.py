@@ -20,8 +20,8 @@ import pytest
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.hostile.hostilekit import bearer
-from tests.processkit import Served, rummy_serve
+from tests.kit.clients import bearer
+from tests.kit.processes import Served, rummy_serve
 
 # uvicorn's access log and its socket lines: one per request or socket, whatever it held.
 UVICORN_LINE = re.compile(

@@ -20,8 +20,11 @@ import pytest
 
 import rules
 from app.verify import verify_log
-from tests.hostile.hostilekit import bearer, body, chromium_page, full_room
-from tests.rummytest import CHROMIUM, CHROMIUM_ARGS, LiveServer
+from tests.kit.browsers import CHROMIUM, CHROMIUM_ARGS, chromium_page
+from tests.kit.clients import bearer
+from tests.kit.responses import ok
+from tests.kit.rooms import online_room
+from tests.kit.servers import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
 RUMMY = Path(sys.executable).parent / "rummy"
@@ -54,15 +57,13 @@ async def _play_to_the_end(http: httpx.AsyncClient, room: str, tokens: list[str]
     """Play the room's hand to its end with `_policy`; the commitments the seats were shown."""
     seen = set()
     for _ in range(1000):
-        views = [
-            body(await http.get(f"/api/rooms/{room}/state", headers=bearer(t))) for t in tokens
-        ]
+        views = [ok(await http.get(f"/api/rooms/{room}/state", headers=bearer(t))) for t in tokens]
         seen |= {v["commitment"] for v in views}
         view = views[views[0]["turn"]]
         if view["phase"] not in ("draw", "play"):
             break
         move = _policy(_seat_view(view))
-        body(
+        ok(
             await http.post(
                 f"/api/rooms/{room}/moves",
                 json={"move": rules.move_to_json(move), "version": view["version"]},
@@ -78,9 +79,9 @@ async def played(live_server: LiveServer) -> dict[str, Any]:
     """One classic hand played to its end over HTTP; its log and the commitment both seats
     were shown while it was played."""
     async with httpx.AsyncClient(base_url=live_server, timeout=60) as http:
-        room, tokens = await full_room(http, "classic", 2, seed=SEED)
+        room, tokens = await online_room(http, "classic", 2, seed=SEED)
         seen = await _play_to_the_end(http, room, tokens)
-        log = body(await http.get(f"/api/rooms/{room}/log", headers=bearer(tokens[1])))
+        log = ok(await http.get(f"/api/rooms/{room}/log", headers=bearer(tokens[1])))
     assert len(seen) == 1 and len(log["hands"]) == 1
     return {"log": log, "commitment": seen.pop(), "room": room, "token": tokens[1]}
 
@@ -307,7 +308,7 @@ def test_the_page_checks_commitments_and_deals_like_the_cli(
     logs = [played["log"]] + [
         _tampered(played["log"], change) for change in (_swap_hand_cards, _swap_stock, _other_seed)
     ]
-    rulesets = {v["name"]: v for v in body(httpx.get(live_server + "/api/variants"))}
+    rulesets = {v["name"]: v for v in ok(httpx.get(live_server + "/api/variants"))}
     script = tmp_path / "check.mjs"
     script.write_text(PAGE_CHECK % (ROOT / "web/js/verify.js").as_uri())
     done = subprocess.run(
@@ -362,8 +363,8 @@ async def test_the_page_notes_the_commitment_during_play(
     player noted nothing by hand."""
     from playwright.async_api import async_playwright
 
-    room, tokens = await full_room(http, "classic", 2, seed=SEED)
-    shown = body(await http.get(f"/api/rooms/{room}/state", headers=bearer(tokens[0])))
+    room, tokens = await online_room(http, "classic", 2, seed=SEED)
+    shown = ok(await http.get(f"/api/rooms/{room}/state", headers=bearer(tokens[0])))
     url = f"{live_server}/web/verify.html#room={room}&seat={tokens[0]}"
     async with async_playwright() as p:
         browser = await p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
@@ -384,7 +385,7 @@ async def test_the_page_notes_the_commitment_during_play(
             assert await results.first.text_content() == (
                 f"hand 0: OK — commitment {shown['commitment']}"
             )
-            log = body(await http.get(f"/api/rooms/{room}/log", headers=bearer(tokens[0])))
+            log = ok(await http.get(f"/api/rooms/{room}/log", headers=bearer(tokens[0])))
             await page.fill("#log", json.dumps(_tampered(log, _other_seed)))
             await page.click("button[type=submit]")
             await results.last.filter(has_text="VERIFICATION FAILED").wait_for(timeout=30_000)

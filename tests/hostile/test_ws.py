@@ -13,8 +13,10 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from tests.hostile.hostilekit import Seat, bearer, body, full_room, seat_socket
-from tests.rummytest import LiveServer
+from tests.kit.clients import Seat, bearer, seat_socket
+from tests.kit.responses import ok
+from tests.kit.rooms import online_room
+from tests.kit.servers import LiveServer
 
 DRAW = {"type": "draw", "source": "stock"}
 
@@ -95,7 +97,7 @@ def _views(live: str, room: str, tokens: list[str]) -> list[dict[str, Any]]:
     """Every seat's view over REST, without presence (sockets come and go)."""
     views = []
     for token in tokens:
-        view = body(httpx.get(f"{live}/api/rooms/{room}/state", headers=bearer(token)))
+        view = ok(httpx.get(f"{live}/api/rooms/{room}/state", headers=bearer(token)))
         view.pop("seats")
         views.append(view)
     return views
@@ -122,7 +124,7 @@ async def test_malformed_frames_get_an_error_frame_and_change_nothing(
     if limits == "on":
         live_server = make_server(rate_limit_enabled=True)
     async with httpx.AsyncClient(base_url=live_server, timeout=60) as http:
-        room, tokens = await full_room(http, "classic", 2, seed=7001)
+        room, tokens = await online_room(http, "classic", 2, seed=7001)
     before = _views(live_server, room, tokens)
     codes = []
     # Seat 1 is not to move: even a well-formed move of its own must change nothing.
@@ -141,7 +143,7 @@ async def test_malformed_frames_get_an_error_frame_and_change_nothing(
 async def test_random_frames_from_the_seat_to_move_change_nothing(
     live_server: LiveServer, http: httpx.AsyncClient
 ) -> None:
-    room, tokens = await full_room(http, "rummy51", 3, seed=7002)
+    room, tokens = await online_room(http, "rummy51", 3, seed=7002)
     before = _views(live_server, room, tokens)
     rng = random.Random(7002)
     sent = 0
@@ -161,7 +163,7 @@ async def test_random_frames_from_the_seat_to_move_change_nothing(
 async def test_moves_sent_for_another_seat_are_refused(
     live_server: LiveServer, http: httpx.AsyncClient
 ) -> None:
-    room, tokens = await full_room(http, "basic", 3, seed=7003)
+    room, tokens = await online_room(http, "basic", 3, seed=7003)
     before = _views(live_server, room, tokens)
     version = before[0]["version"]
     async with seat_socket(live_server, room, tokens[2]) as seat:
@@ -177,7 +179,7 @@ async def test_moves_sent_for_another_seat_are_refused(
 async def test_a_frame_over_the_cap_closes_the_socket_with_1009(
     live_server: LiveServer, http: httpx.AsyncClient
 ) -> None:
-    room, tokens = await full_room(http, "classic", 2, seed=7004)
+    room, tokens = await online_room(http, "classic", 2, seed=7004)
     before = _views(live_server, room, tokens)
     cap = live_server.app.state.service.settings.ws_max_frame_bytes
     for frame in (
@@ -203,7 +205,7 @@ async def test_a_hostile_first_frame_is_refused_like_a_wrong_token(
 ) -> None:
     # A socket without ?token= authenticates with its first frame; anything else there is a
     # wrong token (4401), and the room is untouched.
-    room, tokens = await full_room(http, "classic", 2, seed=7005)
+    room, tokens = await online_room(http, "classic", 2, seed=7005)
     before = _views(live_server, room, tokens)
     url = "ws" + live_server[len("http") :] + f"/api/rooms/{room}/ws"
     cap = live_server.app.state.service.settings.ws_max_frame_bytes

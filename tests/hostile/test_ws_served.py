@@ -16,8 +16,10 @@ import httpx
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.hostile.hostilekit import bearer, body, full_room, seat_socket
-from tests.processkit import Served, rummy_serve
+from tests.kit.clients import bearer, seat_socket
+from tests.kit.processes import Served, rummy_serve
+from tests.kit.responses import ok
+from tests.kit.rooms import online_room
 
 DRAW = {"type": "draw", "source": "stock"}
 JUNK_FRAMES = 60_000
@@ -34,14 +36,14 @@ async def _served_room(
     """A `rummy serve`, a client of it and a full two-seat room: (served, http, room, tokens)."""
     with rummy_serve(tmp) as served:
         async with httpx.AsyncClient(base_url=served.base, timeout=60) as http:
-            room, tokens = await full_room(http)
+            room, tokens = await online_room(http)
             yield served, http, room, tokens
 
 
 async def _views(http: httpx.AsyncClient, room: str, tokens: list[str]) -> list[dict[str, Any]]:
     views = []
     for token in tokens:
-        view = body(await http.get(f"/api/rooms/{room}/state", headers=bearer(token)))
+        view = ok(await http.get(f"/api/rooms/{room}/state", headers=bearer(token)))
         view.pop("seats")  # presence comes and goes with the sockets
         views.append(view)
     return views
@@ -51,7 +53,7 @@ async def test_a_socket_that_never_reads_is_closed_and_memory_stays_bounded(
     tmp_path: Path,
 ) -> None:
     async with _served_room(tmp_path) as (served, http, room, tokens):
-        other, other_tokens = await full_room(http)
+        other, other_tokens = await online_room(http)
         before = served.rss_kb()
         url = f"{served.ws_base}/api/rooms/{room}/ws?token={tokens[1]}"
         # max_queue=1: the client stops reading its TCP stream after one frame.
@@ -71,7 +73,7 @@ async def test_a_socket_that_never_reads_is_closed_and_memory_stays_bounded(
                 json={"move": DRAW, "version": 0},
                 headers=bearer(other_tokens[0]),
             )
-            assert body(moved)["version"] == 1
+            assert ok(moved)["version"] == 1
             other_url = f"{served.ws_base}/api/rooms/{other}/ws?token={other_tokens[1]}"
             async with connect(other_url) as ws, asyncio.timeout(60):
                 state = json.loads(await ws.recv())["state"]

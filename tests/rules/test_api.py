@@ -11,7 +11,8 @@ import pytest
 import rules
 from rules.cards import Card
 from rules.reducer import deck_of
-from tests.rules.rulekit import discard, draw, fixed_deal, game, meld, play
+from tests.kit.deals import fixed_deal
+from tests.kit.scenarios import discard, draw, game, meld, play
 
 
 def test_variants_registry_publishes_every_switch() -> None:
@@ -43,7 +44,9 @@ def test_the_same_seed_deals_the_same_hand_and_another_seed_does_not() -> None:
 
 
 def test_a_fixed_deal_must_be_exactly_the_pack() -> None:
-    deal = fixed_deal("classic", [["AS", "2S"], ["3S", "4S"]], ["5S"])
+    deal = rules.Deal.model_validate(
+        fixed_deal("classic", [["AS", "2S"], ["3S", "4S"]], ["5S"], full_hands=False)
+    )
     rules.new_game("classic", 2, seed=b"x", deal=deal)
     short = rules.Deal(hands=deal.hands, discard=deal.discard, stock=deal.stock[:-1])
     doubled = rules.Deal(hands=deal.hands, discard=deal.discard, stock=(*deal.stock, "AS"))

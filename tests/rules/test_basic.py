@@ -6,7 +6,7 @@ import pytest
 
 import rules
 from rules.reducer import deck_of
-from tests.rules.rulekit import discard, draw, game, layoff, meld, play, rejected, with_fields
+from tests.kit.scenarios import discard, draw, game, layoff, meld, play, rejected, with_fields
 
 V = "basic"
 HEARTS = ["AH", "2H", "3H", "4H", "5H", "6H", "7H", "8H", "9H", "TH", "JH", "QH", "KH"]

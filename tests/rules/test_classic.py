@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import rules
-from tests.rules.rulekit import discard, draw, game, layoff, meld, play, rejected, with_fields
+from tests.kit.scenarios import discard, draw, game, layoff, meld, play, rejected, with_fields
 
 V = "classic"
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 import rules
-from tests.rules.rulekit import discard, draw, game, layoff, meld, play, rejected, with_fields
+from tests.kit.scenarios import discard, draw, game, layoff, meld, play, rejected, with_fields
 
 VARIANTS = ["classic", "basic", "rummy51"]
 OPENING = (["TH", "JH", "QH", "KH"], ["KS", "KD", "KC"])  # 40 + 30

@@ -6,7 +6,7 @@ rummy51's opening; the bots' meld search and `legal_moves` stay as they were."""
 from __future__ import annotations
 
 import rules
-from tests.rules.rulekit import draw, game, meld, play
+from tests.kit.scenarios import draw, game, meld, play
 
 HAND = ["8H", "TH", "JK", "9H", "KS", "KD", "KC", "QS", "QD", "QC", "3D", "4S", "6C"]
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 import rules
-from tests.rules.rulekit import discard, draw, game, layoff, meld, play, rejected
+from tests.kit.scenarios import discard, draw, game, layoff, meld, play, rejected
 
 
 def _queen_high_run(hand_b: list[str]) -> rules.GameState:

@@ -17,7 +17,7 @@ from rules import playout
 from rules.boundary.moves import meld_id
 from rules.boundary.state import state_from_game
 from rules.cards import code_to_int, ints
-from tests.rules import rulekit
+from tests.kit import scenarios
 
 CASES = [("classic", 2), ("basic", 2), ("basic", 3), ("basic", 4),
          ("rummy51", 2), ("rummy51", 3), ("rummy51", 4)]  # fmt: skip
@@ -129,7 +129,7 @@ def test_an_ace_on_a_run_up_to_the_king_is_listed_low_where_aces_are_low(variant
     start = rules.new_game(variant, 2, seed=b"ace-low")
     rest = [c for c in start.stock + start.discard + start.hands[0] + start.hands[1]
             if c not in run + mine]  # fmt: skip
-    state = rulekit.with_fields(
+    state = scenarios.with_fields(
         start,
         hands=(mine, tuple(rest[:10])),
         discard=(rest[10],),
@@ -141,5 +141,5 @@ def test_an_ace_on_a_run_up_to_the_king_is_listed_low_where_aces_are_low(variant
     legal = rules.seat_view(state, 0).legal
     assert legal is not None
     assert [(x.card, x.meld, x.end) for x in legal.layoffs] == [("AC", "m1", "low")]
-    after = rules.apply(state, 0, rulekit.layoff("m1", "AC", end="low"))
+    after = rules.apply(state, 0, scenarios.layoff("m1", "AC", end="low"))
     assert after.melds[0].cards == ("AC", *run)

@@ -9,7 +9,7 @@ import pytest
 
 import rules
 from rules.reducer import deck_of
-from tests.rules.rulekit import all_cards
+from tests.kit.scenarios import all_cards
 
 CASES = [("classic", 2), ("basic", 2), ("basic", 3), ("basic", 4)]
 CASES += [("rummy51", 2), ("rummy51", 3), ("rummy51", 4)]

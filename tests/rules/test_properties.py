@@ -23,7 +23,7 @@ from rules.cards import code_to_int, ints
 from rules.melds import read_meld
 from rules.reducer import deck_of
 from rules.variants import get_variant
-from tests.rules.rulekit import all_cards
+from tests.kit.scenarios import all_cards
 
 CASES = [("classic", 2), ("basic", 2), ("basic", 3), ("basic", 4),
          ("rummy51", 2), ("rummy51", 3), ("rummy51", 4)]  # fmt: skip

@@ -9,7 +9,7 @@ import rules
 from rules.cards import code_to_int
 from rules.melds import read_meld
 from rules.reducer import deck_of
-from tests.rules.rulekit import discard, draw, game, layoff, meld, play, rejected, swap, with_fields
+from tests.kit.scenarios import discard, draw, game, layoff, meld, play, rejected, swap, with_fields
 
 V = "rummy51"
 OPEN_A = (["QS", "QD", "QH"], ["7S", "8S", "9S"])  # 30 + 24 = 54

@@ -13,8 +13,8 @@ import httpx
 from sqlalchemy.engine import make_url
 
 from app.persist.sealing import new_key
-from tests.opskit import Greedy, Table, need_tool, while_playing
-from tests.scale.conftest import Server, Services, _admin
+from tests.kit.cluster import Server, Services, admin
+from tests.kit.tables import Greedy, Table, need_tool, while_playing
 
 
 def _libpq(url: str) -> str:
@@ -48,7 +48,7 @@ async def test_pg_dump_of_a_live_database_restores_every_room(
     names = [f"rummy_backup_{secrets.token_hex(4)}_{side}" for side in ("live", "restored")]
     urls = [base.set(database=n).render_as_string(hide_password=False) for n in names]
     for name in names:
-        await _admin(services.database_url, f'CREATE DATABASE "{name}"')
+        await admin(services.database_url, f'CREATE DATABASE "{name}"')
     key = {"RUMMY_SECRET_KEY": new_key()}  # what the operator keeps beside the dump
     dump = tmp_path / "rummy.dump"
     try:
@@ -80,4 +80,4 @@ async def test_pg_dump_of_a_live_database_restores_every_room(
             second.stop()
     finally:
         for name in names:
-            await _admin(services.database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+            await admin(services.database_url, f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

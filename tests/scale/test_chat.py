@@ -10,7 +10,7 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from tests.scale.scale_players import WAIT, SeatSocket, create_room
+from tests.kit.players import WAIT, SeatSocket, create_room
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 

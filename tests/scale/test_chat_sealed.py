@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.scale.scale_players import WAIT, SeatSocket, create_room
+from tests.kit.players import WAIT, SeatSocket, create_room
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 REDIS_CLI = shutil.which("redis-cli")

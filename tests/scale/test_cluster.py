@@ -16,8 +16,9 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.scale.conftest import ROOT, free_port
-from tests.scale.scale_players import PLAYING, Chooser, SeatSocket, create_room
+from tests.kit.cluster import ROOT
+from tests.kit.players import PLAYING, Chooser, SeatSocket, create_room
+from tests.kit.ports import free_port
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 

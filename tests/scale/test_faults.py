@@ -8,15 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.scale.scale_players import (
-    WAIT,
-    Bot,
-    create_room,
-    get_log,
-    get_summary,
-    log_entries,
-    same_move,
-)
+from tests.kit.players import WAIT, Bot, create_room, get_log, get_summary, log_entries, same_move
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 

@@ -20,18 +20,10 @@ from sqlalchemy.engine import make_url
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.scale.scale_players import (
-    WAIT,
-    Chooser,
-    SeatSocket,
-    create_room,
-    get_state,
-    get_summary,
-    ws_url,
-)
+from tests.kit.players import WAIT, Chooser, SeatSocket, create_room, get_state, get_summary, ws_url
 
 if TYPE_CHECKING:  # an import at run time would find another directory's conftest
-    from tests.scale.conftest import Services
+    from tests.kit.cluster import Services
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 

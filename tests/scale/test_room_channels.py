@@ -11,7 +11,7 @@ import pytest
 import redis.asyncio as aioredis
 
 from app.hub.redis import CHANNEL
-from tests.scale.scale_players import PLAYING, Chooser, SeatSocket, create_room
+from tests.kit.players import PLAYING, Chooser, SeatSocket, create_room
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 

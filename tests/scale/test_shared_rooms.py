@@ -8,7 +8,7 @@ from typing import Any
 import httpx
 import pytest
 
-from tests.scale.scale_players import (
+from tests.kit.players import (
     PLAYING,
     WAIT,
     Chooser,

@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.scale.scale_players import PLAYING, Chooser, SeatSocket, create_room, get_summary
+from tests.kit.players import PLAYING, Chooser, SeatSocket, create_room, get_summary
 
 pytestmark = [pytest.mark.postgres, pytest.mark.redis]
 

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from playwright.async_api import expect
 
-from tests.web.webdeals import computer_room
+from tests.kit.rooms import computer_room
 
 pytestmark = pytest.mark.browser
 

@@ -15,10 +15,10 @@ import pytest
 from playwright.async_api import expect
 from websockets.asyncio.client import connect
 
-from tests.rummytest import LiveServer, start_server
+from tests.kit.browsers import screenshot
+from tests.kit.deals import fixed_deal
+from tests.kit.servers import LiveServer, start_server
 from tests.web.test_online import ANNA, BOB
-from tests.web.webdeals import deal
-from tests.web.webtools import screenshot
 
 pytestmark = pytest.mark.browser
 
@@ -127,7 +127,7 @@ async def test_the_away_summary_names_pickups_and_the_turns_played_for_you(
 ) -> None:
     """Bob leaves; Anna takes 5♣ from the discard pile and discards; the computer plays
     Bob's turn. Back at the table, Bob reads it in three lines above the table."""
-    cards = deal("classic", [ANNA, BOB], discard=["5C"], stock_top=["QD", "8D", "2H", "3H"])
+    cards = fixed_deal("classic", [ANNA, BOB], discard=["5C"], stock_top=["QD", "8D", "2H", "3H"])
     body = {"variant": "classic", "players": 2, "name": "Anna", "deal": cards}
     created = (await http.post("/api/rooms", json=body)).json()
     room, anna = created["room"], {"Authorization": f"Bearer {created['token']}"}
@@ -172,7 +172,7 @@ async def test_your_own_turns_from_another_device_are_yours_and_the_list_ends_wi
     """Anna's phone last showed the deal; she played a turn from another device since, and
     Bob his. Back on the phone she reads that she played it, not the computer; once the
     hand is over the list goes (it had stayed from hand 1 to hand 9)."""
-    cards = deal("classic", [ANNA, BOB], discard=["5H"], stock_top=["QD", "8D", "5C"])
+    cards = fixed_deal("classic", [ANNA, BOB], discard=["5H"], stock_top=["QD", "8D", "5C"])
     body = {"variant": "classic", "players": 2, "name": "Anna", "deal": cards}
     created = (await http.post("/api/rooms", json=body)).json()
     room = created["room"]

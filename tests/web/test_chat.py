@@ -7,9 +7,9 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import expect
 
+from tests.kit.browsers import PHONE, overlap
+from tests.kit.rooms import new_room
 from tests.web.test_watch import full_room
-from tests.web.webdeals import new_room
-from tests.web.webtools import PHONE, overlap
 
 WIDE = {"width": 1366, "height": 900}
 

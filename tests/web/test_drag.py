@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from playwright.async_api import expect
 
-from tests.web.webdeals import computer_room
-from tests.web.webtools import meld, screenshot
+from tests.kit.browsers import meld, screenshot
+from tests.kit.rooms import computer_room
 
 pytestmark = pytest.mark.browser
 

@@ -11,8 +11,8 @@ from typing import Any
 import pytest
 from playwright.async_api import expect
 
-from tests.web.webdeals import computer_room
-from tests.web.webtools import meld, overlap, screenshot
+from tests.kit.browsers import meld, overlap, screenshot
+from tests.kit.rooms import computer_room
 
 pytestmark = pytest.mark.browser
 

@@ -9,8 +9,8 @@ from typing import Any
 import pytest
 from playwright.async_api import expect
 
-from tests.web.webdeals import deal
-from tests.web.webtools import screenshot
+from tests.kit.browsers import screenshot
+from tests.kit.deals import fixed_deal
 
 pytestmark = pytest.mark.browser
 
@@ -64,7 +64,7 @@ async def create(http, variant: str, hand: list[str], stock_top: list[str]) -> d
         "mode": "computer",
         "name": "Anna",
         "bots": {"1": "easy"},
-        "deal": deal(variant, [hand, []], discard=["4C"], stock_top=stock_top),
+        "deal": fixed_deal(variant, [hand, []], discard=["4C"], stock_top=stock_top),
     }
     r = await http.post("/api/rooms", json=body)
     assert r.status_code == 201, r.text
@@ -163,7 +163,7 @@ async def test_rummy51_swap_is_offered_exactly_where_legal_lists_it(pages, http)
         "players": 2,
         "mode": "online",
         "name": "Anna",
-        "deal": deal("rummy51", [hand, []], discard=["4C"], stock_top=["6H", "2D", "QH"]),
+        "deal": fixed_deal("rummy51", [hand, []], discard=["4C"], stock_top=["6H", "2D", "QH"]),
     }
     created = (await http.post("/api/rooms", json=body)).json()
     guest = (await http.post(f"/api/rooms/{created['room']}/join", json={"name": "Bob"})).json()

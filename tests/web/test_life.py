@@ -8,8 +8,8 @@ import json
 import pytest
 from playwright.async_api import expect
 
-from tests.web.webdeals import deal
-from tests.web.webtools import meld, screenshot
+from tests.kit.browsers import meld, screenshot
+from tests.kit.deals import fixed_deal
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +28,9 @@ async def computer_game(http, players: int = 2, **extra) -> dict:
         **extra,
     }
     if players == 2:
-        body["deal"] = deal("classic", [HUMAN, BOT], discard=["5C"], stock_top=["8C", "6C", "6S"])
+        body["deal"] = fixed_deal(
+            "classic", [HUMAN, BOT], discard=["5C"], stock_top=["8C", "6C", "6S"]
+        )
     r = await http.post("/api/rooms", json=body)
     assert r.status_code == 201, r.text
     return r.json()

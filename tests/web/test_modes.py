@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import expect
 
-from tests.web.webdeals import deal
-from tests.web.webtools import PHONE, meld, screenshot
+from tests.kit.browsers import PHONE, meld, screenshot
+from tests.kit.deals import fixed_deal
 
 pytestmark = pytest.mark.browser
 
@@ -104,7 +104,7 @@ async def test_computer_game_plays_to_the_end_of_a_hand(pages, http) -> None:
         "mode": "computer",
         "name": "Anna",
         "bots": {"1": "easy"},
-        "deal": deal("classic", [HUMAN, BOT], discard=["5C"], stock_top=["8C", "6C", "6S"]),
+        "deal": fixed_deal("classic", [HUMAN, BOT], discard=["5C"], stock_top=["8C", "6C", "6S"]),
     }
     r = await http.post("/api/rooms", json=body)
     assert r.status_code == 201, r.text
@@ -158,7 +158,7 @@ async def test_match_winner_and_new_round(pages, http) -> None:
         "mode": "computer",
         "name": "Anna",
         "bots": {"1": "easy"},
-        "deal": deal("classic", [human, bot], discard=["8C"], stock_top=["9C"]),
+        "deal": fixed_deal("classic", [human, bot], discard=["8C"], stock_top=["9C"]),
     }
     created = (await http.post("/api/rooms", json=body)).json()
     page = await pages.page(path=f"/r/{created['room']}#seat={created['token']}", viewport=PHONE)

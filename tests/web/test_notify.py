@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import expect
 
-from tests.rummytest import fixed_deal
+from tests.kit.deals import fixed_deal
 
 pytestmark = pytest.mark.browser
 
@@ -45,7 +45,7 @@ MELDS = [["AH", "2H", "3H", "4H"], ["5C", "6C", "7C"], ["8D", "9D", "TD"]]
 
 async def _room(http, variant: str = "classic", hands=None) -> tuple[str, str, str]:
     """An online room of Anna and Bob, Anna to draw: its id and both tokens."""
-    deal = fixed_deal(variant, 2, hands=hands, stock_top=["KS"])
+    deal = fixed_deal(variant, players=2, hands=hands, stock_top=["KS"])
     body = {"variant": variant, "players": 2, "name": "Anna", "deal": deal}
     created = (await http.post("/api/rooms", json=body)).json()
     joined = await http.post(f"/api/rooms/{created['room']}/join", json={"name": "Bob"})

@@ -8,8 +8,8 @@ import re
 import pytest
 from playwright.async_api import expect
 
-from tests.web.webdeals import deal, value
-from tests.web.webtools import PHONE, screenshot
+from tests.kit.browsers import PHONE, screenshot
+from tests.kit.deals import fixed_deal, value
 
 pytestmark = pytest.mark.browser
 
@@ -39,7 +39,7 @@ async def test_classic_hand_online_from_invite(pages, http) -> None:
         "players": 2,
         "mode": "online",
         "name": "Anna",
-        "deal": deal("classic", [ANNA, BOB], discard=["5C"], stock_top=["QD", "8D"]),
+        "deal": fixed_deal("classic", [ANNA, BOB], discard=["5C"], stock_top=["QD", "8D"]),
     }
     r = await http.post("/api/rooms", json=body)
     assert r.status_code == 201, r.text

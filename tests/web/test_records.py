@@ -15,8 +15,8 @@ import pytest
 from playwright.async_api import expect
 
 from app.cli import main as rummy
-from tests.web.webdeals import deal
-from tests.web.webtools import screenshot
+from tests.kit.browsers import screenshot
+from tests.kit.deals import fixed_deal
 
 pytestmark = pytest.mark.browser
 
@@ -44,7 +44,7 @@ async def _play_the_match(pages: Any, http: Any) -> tuple[Any, dict[str, Any]]:
         "mode": "computer",
         "name": "Anna",
         "bots": {"1": "easy"},
-        "deal": deal("classic", [HUMAN, BOT], discard=["8C"], stock_top=["9C"]),
+        "deal": fixed_deal("classic", [HUMAN, BOT], discard=["8C"], stock_top=["9C"]),
     }
     created = (await http.post("/api/rooms", json=body)).json()
     page = await pages.page(path=f"/r/{created['room']}#seat={created['token']}")
@@ -103,7 +103,7 @@ async def test_a_hand_with_the_computers_turns_replays_step_by_step(pages, http)
         "mode": "computer",
         "name": "Anna",
         "bots": {"1": "easy"},
-        "deal": deal("classic", [human, bot], discard=["5C"], stock_top=["8C", "6C", "6S"]),
+        "deal": fixed_deal("classic", [human, bot], discard=["5C"], stock_top=["8C", "6C", "6S"]),
     }
     created = (await http.post("/api/rooms", json=body)).json()
     page = await pages.page(path=f"/r/{created['room']}#seat={created['token']}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import expect
 
-from tests.rummytest import fixed_deal
+from tests.kit.deals import fixed_deal
 
 pytestmark = pytest.mark.browser
 
@@ -15,7 +15,7 @@ MELDS = [["AH", "2H", "3H", "4H"], ["5C", "6C", "7C"], ["8D", "9D", "TD"]]
 
 
 async def test_anna_asks_bob_takes_his_seat(pages, http) -> None:
-    deal = fixed_deal("basic", 2, hands=[HAND], stock_top=["KS"])
+    deal = fixed_deal("basic", players=2, hands=[HAND], stock_top=["KS"])
     body = {"variant": "basic", "players": 2, "name": "Anna", "deal": deal}
     created = (await http.post("/api/rooms", json=body)).json()
     room, anna_token = created["room"], created["token"]

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 from playwright.async_api import expect
 
-from tests.web.webdeals import computer_room, new_room
-from tests.web.webtools import PHONE, meld, screenshot
+from tests.kit.browsers import PHONE, meld, screenshot
+from tests.kit.rooms import computer_room, new_room
 
 
 def cost_text(cost: float, spread: float, won: bool) -> str:

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import expect
 
-from tests.web.webdeals import deal
-from tests.web.webtools import PHONE, screenshot
+from tests.kit.browsers import PHONE, screenshot
+from tests.kit.deals import fixed_deal
 
 pytestmark = pytest.mark.browser
 
@@ -20,7 +20,7 @@ async def rummy51_room(http) -> dict:
         "mode": "computer",
         "name": "Anna",
         "bots": {"1": "easy"},
-        "deal": deal("rummy51", [OPENER, []], discard=["4C"], stock_top=["9D"]),
+        "deal": fixed_deal("rummy51", [OPENER, []], discard=["4C"], stock_top=["9D"]),
     }
     r = await http.post("/api/rooms", json=body)
     assert r.status_code == 201, r.text

@@ -13,10 +13,9 @@ import pytest
 from playwright.async_api import expect
 
 from app.clock import utcnow
-from tests.rummytest import fixed_deal
+from tests.kit.browsers import PHONE
+from tests.kit.deals import fixed_deal
 from tests.web.test_online import ANNA, BOB
-from tests.web.webdeals import deal
-from tests.web.webtools import PHONE
 
 pytestmark = pytest.mark.browser
 
@@ -36,7 +35,7 @@ class FakeClock:
 
 async def anna_and_bob(http) -> tuple[str, dict[str, Any], dict[str, Any]]:
     """A classic online room of Anna and Bob, Anna to draw: its id, Anna's and Bob's seats."""
-    cards = deal("classic", [ANNA, BOB], discard=["5C"], stock_top=["QD", "8D", "2H", "3H"])
+    cards = fixed_deal("classic", [ANNA, BOB], discard=["5C"], stock_top=["QD", "8D", "2H", "3H"])
     body = {"variant": "classic", "players": 2, "name": "Anna", "deal": cards}
     created = (await http.post("/api/rooms", json=body)).json()
     room = created["room"]
@@ -133,7 +132,7 @@ async def test_the_lobby_sets_a_turn_timer_and_the_table_shows_its_clock(pages, 
 async def test_no_one_left_a_match_that_is_over_for_the_rematch(pages, http) -> None:
     """Anna presses Rematch: Bob, still on the match-over screen, sees her offer and not
     "Anna left the table; in 57 s the computer may play for them"."""
-    deal = fixed_deal("basic", 2, hands=[RUMMY], stock_top=["KS"])
+    deal = fixed_deal("basic", players=2, hands=[RUMMY], stock_top=["KS"])
     body = {"variant": "basic", "players": 2, "name": "Anna", "deal": deal}
     created = (await http.post("/api/rooms", json=body)).json()
     room = created["room"]

@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import expect
 
-from tests.web.webdeals import computer_room
-from tests.web.webtools import meld, screenshot
+from tests.kit.browsers import meld, screenshot
+from tests.kit.rooms import computer_room
 
 pytestmark = pytest.mark.browser
 

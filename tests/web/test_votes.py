@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 from playwright.async_api import expect
 
-from tests.rummytest import fixed_deal
+from tests.kit.deals import fixed_deal
 
 pytestmark = pytest.mark.browser
 
@@ -25,7 +25,7 @@ async def _hand_over(
     """Anna (seat 0) and Bob; Anna goes out in her first turn. In classic the match goes on;
     in basic going rummy doubles her points past 100: the match is over. `page`, when given,
     is Anna's, opened on the table before she plays."""
-    deal = fixed_deal(variant, 2, hands=[HAND], stock_top=["KS"])
+    deal = fixed_deal(variant, players=2, hands=[HAND], stock_top=["KS"])
     created = (await http.post("/api/rooms", json={"variant": variant, "deal": deal})).json()
     room, tokens = created["room"], [created["token"]]
     tokens.append(

@@ -19,7 +19,8 @@ import bots
 from app.api.asyncapi import asyncapi_form
 from bots.client import to_view
 from rules import legal_moves, move_to_json
-from tests.rummytest import LiveServer, Socket
+from tests.kit.clients import Socket
+from tests.kit.servers import LiveServer
 
 DOCS = Path(__file__).resolve().parents[3] / "docs" / "asyncapi.json"
 

@@ -12,7 +12,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.rummytest import LiveServer, start_server
+from tests.kit.clients import http_client
+from tests.kit.servers import LiveServer, start_server
 
 FRIEND = "https://friends.example"
 JSON = {"Content-Type": "application/json"}
@@ -34,7 +35,7 @@ def rated(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 @pytest.fixture
 async def http(rated: LiveServer) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=rated, timeout=60) as client:
+    async with http_client(rated) as client:
         yield client
 
 

@@ -11,7 +11,8 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.rummytest import CHROMIUM, CHROMIUM_ARGS, LiveServer
+from tests.kit.browsers import CHROMIUM, CHROMIUM_ARGS
+from tests.kit.servers import LiveServer
 
 
 def test_the_pages_load_only_this_origins_files(live_server: LiveServer) -> None:

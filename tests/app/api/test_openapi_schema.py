@@ -12,7 +12,7 @@ import httpx
 import pytest
 
 import rules
-from tests.rummytest import LiveServer
+from tests.kit.servers import LiveServer
 
 # Every operation of /openapi.json, by method and path. A new route adds its line here: its
 # handler's name is its operation id (app/openapi.py), which generated clients call.

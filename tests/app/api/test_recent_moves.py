@@ -9,8 +9,10 @@ from typing import Any
 
 import httpx
 
-from tests.app.serverkit import error_code, ok, online_room
-from tests.rummytest import Api, LiveServer
+from tests.kit.clients import Api
+from tests.kit.responses import error_code, ok
+from tests.kit.rooms import online_room
+from tests.kit.servers import LiveServer
 
 DRAW = {"type": "draw", "source": "stock"}
 

@@ -12,8 +12,9 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from app.rooms.tokens import hash_token
-from tests.app.serverkit import error_code, ok
-from tests.rummytest import Api, LiveServer, Socket
+from tests.kit.clients import Api, Socket
+from tests.kit.responses import error_code, ok
+from tests.kit.servers import LiveServer
 
 
 def ws_url(server: LiveServer, room: str, token: str) -> str:

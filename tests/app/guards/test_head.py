@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import httpx
 
-from tests.app.serverkit import ok, online_room
-from tests.rummytest import Api, LiveServer
+from tests.kit.clients import Api
+from tests.kit.responses import ok
+from tests.kit.rooms import online_room
+from tests.kit.servers import LiveServer
 
 
 async def test_head_answers_like_get_without_a_body(live_server: LiveServer) -> None:

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -15,16 +14,13 @@ from pathlib import Path
 
 import httpx
 
-from tests.app.serverkit import ok, online_room
-from tests.rummytest import Api, fixed_deal
+from tests.kit.clients import Api
+from tests.kit.deals import fixed_deal
+from tests.kit.ports import free_port
+from tests.kit.responses import ok
+from tests.kit.rooms import online_room
 
 RUMMY = str(Path(sys.executable).parent / "rummy")
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 @contextmanager
@@ -64,7 +60,7 @@ async def test_acknowledged_moves_survive_kill_9(tmp_path: Path) -> None:
     from tests.app.rooms.test_play import MELDS, OUT_IN_ONE_TURN
 
     database, port = tmp_path / "durable.db", free_port()
-    deal = fixed_deal("classic", 2, hands=OUT_IN_ONE_TURN["classic"], stock_top=["KS"])
+    deal = fixed_deal("classic", players=2, hands=OUT_IN_ONE_TURN["classic"], stock_top=["KS"])
     with serve(database, port) as process:
         async with httpx.AsyncClient(base_url=f"http://127.0.0.1:{port}") as http:
             api = Api(http)

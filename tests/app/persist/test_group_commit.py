@@ -11,8 +11,10 @@ import logging
 import httpx
 import pytest
 
-from tests.app.serverkit import ok, online_room
-from tests.rummytest import Api, fixed_deal
+from tests.kit.clients import Api
+from tests.kit.deals import fixed_deal
+from tests.kit.responses import ok
+from tests.kit.rooms import online_room
 
 ROOMS = 12
 # Seat 0 draws the planted KS, melds its three runs and discards the KS: out in one turn.
@@ -36,7 +38,7 @@ async def test_rooms_played_at_once_are_each_written_whole(
 
 
 async def play_rooms_at_once(client: Api) -> None:
-    deal = fixed_deal("classic", 2, hands=[HAND], stock_top=["KS"])
+    deal = fixed_deal("classic", players=2, hands=[HAND], stock_top=["KS"])
     rooms = await asyncio.gather(*(online_room(client, deal=deal) for _ in range(ROOMS)))
 
     async def everywhere(step) -> list[dict]:

@@ -17,8 +17,10 @@ import rules
 from app.config import Settings
 from app.persist.sealing import key_file
 from app.rooms.tokens import seed_bytes
-from tests.app.serverkit import ok, online_room
-from tests.rummytest import Api, fixed_deal
+from tests.kit.clients import Api
+from tests.kit.deals import fixed_deal
+from tests.kit.responses import ok
+from tests.kit.rooms import online_room
 
 SEED = 90210
 TABLES = ("rooms", "seats", "hands", "moves")
@@ -153,7 +155,7 @@ async def test_a_room_stored_in_the_clear_is_sealed_at_start_and_plays_on(
     from tests.app.rooms.test_play import MELDS, OUT_IN_ONE_TURN
 
     key_file = key_file_for(sealed_url, tmp_path)
-    deal = fixed_deal("classic", 2, hands=OUT_IN_ONE_TURN["classic"], stock_top=["KS"])
+    deal = fixed_deal("classic", players=2, hands=OUT_IN_ONE_TURN["classic"], stock_top=["KS"])
     state = rules.new_game(
         "classic", 2, seed=seed_bytes(SEED), deal=rules.Deal.model_validate(deal)
     )

@@ -13,9 +13,10 @@ from pathlib import Path
 
 import httpx
 
-from tests.app.serverkit import ok, online_room
-from tests.processkit import rummy_serve
-from tests.rummytest import Api
+from tests.kit.clients import Api
+from tests.kit.processes import rummy_serve
+from tests.kit.responses import ok
+from tests.kit.rooms import online_room
 
 
 def writer_processes(server_pid: int) -> list[int]:

@@ -6,8 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from tests.app.serverkit import ok, online_room
-from tests.rummytest import Api, LiveServer, fixed_deal
+from tests.kit.clients import Api
+from tests.kit.deals import fixed_deal
+from tests.kit.responses import ok
+from tests.kit.rooms import online_room
+from tests.kit.servers import LiveServer
 
 OPENER = ["TH", "JH", "QH", "KS", "KD", "KC", "5C"]
 ANSWER = ["QS", "QD", "QC", "AS", "AD", "AC", "7C"]
@@ -29,7 +32,7 @@ async def test_a_joker_and_a_natural_card_go_to_opposite_ends(
     stands_for: list[str],
 ) -> None:
     hands = [OPENER, [*ANSWER, "JK", natural]]
-    deal = fixed_deal("rummy51", 2, hands=hands, stock_top=["2D", "4D"], discard=["3C"])
+    deal = fixed_deal("rummy51", players=2, hands=hands, stock_top=["2D", "4D"], discard=["3C"])
     room, tokens = await online_room(client, variant="rummy51", deal=deal)
     ok(await client.move(room, tokens[0], {"type": "draw", "source": "stock"}, 0))
     opening = {"type": "meld", "melds": [["TH", "JH", "QH"], ["KS", "KD", "KC"]]}

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import rules
-from tests.app.serverkit import error_code, ok
-from tests.rummytest import Api, LiveServer
+from tests.kit.clients import Api
+from tests.kit.responses import error_code, ok
+from tests.kit.servers import LiveServer
 
 
 async def test_variants_list_every_rule_set(client: Api) -> None:

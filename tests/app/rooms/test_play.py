@@ -5,8 +5,10 @@ from __future__ import annotations
 import pytest
 
 import rules
-from tests.app.serverkit import error_code, ok, online_room
-from tests.rummytest import Api, fixed_deal
+from tests.kit.clients import Api
+from tests.kit.deals import fixed_deal
+from tests.kit.responses import error_code, ok
+from tests.kit.rooms import online_room
 
 # Seat 0 holds three runs that use all ten (classic, basic) or thirteen (rummy51) cards:
 # after drawing the planted stock card it melds everything, discards that card and is out.
@@ -28,7 +30,7 @@ MELDS = {
 
 
 async def play_out_hand(api: Api, variant: str) -> tuple[str, list[str], dict]:
-    deal = fixed_deal(variant, 2, hands=OUT_IN_ONE_TURN[variant], stock_top=["KS"])
+    deal = fixed_deal(variant, players=2, hands=OUT_IN_ONE_TURN[variant], stock_top=["KS"])
     room, tokens = await online_room(api, variant=variant, deal=deal)
     view = ok(await api.state(room, tokens[0]))
     assert view["phase"] == "draw" and view["turn"] == 0 and view["version"] == 0
@@ -97,7 +99,7 @@ async def test_votes_must_agree(client: Api) -> None:
 
 
 async def test_a_local_room_needs_one_vote(client: Api) -> None:
-    deal = fixed_deal("classic", 2, hands=OUT_IN_ONE_TURN["classic"], stock_top=["KS"])
+    deal = fixed_deal("classic", players=2, hands=OUT_IN_ONE_TURN["classic"], stock_top=["KS"])
     created = ok(await client.create(variant="classic", mode="local", deal=deal), 201)
     room, tokens = created["room"], created["tokens"]
     assert len(tokens) == 2 and tokens[0] == created["token"] and tokens[1]

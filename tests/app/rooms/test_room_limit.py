@@ -8,8 +8,9 @@ from typing import Any
 
 import pytest
 
-from tests.app.serverkit import error_code, ok
-from tests.rummytest import Api, fixed_deal
+from tests.kit.clients import Api
+from tests.kit.deals import fixed_deal
+from tests.kit.responses import error_code, ok
 
 # Seat 0 goes rummy on its first turn (13 cards melded in one turn, the drawn 2S
 # discarded); seat 1 keeps 2 jokers, 8 aces and 3 kings: 50 + 88 + 30 + 25 (rummy) = 193,
@@ -20,7 +21,7 @@ FIRST_HAND_PENALTY = 193
 
 
 def first_hand() -> dict[str, Any]:
-    return fixed_deal("rummy51", 2, hands=[RUMMY, LOSER], stock_top=["2S"], discard=["4S"])
+    return fixed_deal("rummy51", players=2, hands=[RUMMY, LOSER], stock_top=["2S"], discard=["4S"])
 
 
 async def go_rummy(client: Api, room: str, token: str) -> dict[str, Any]:

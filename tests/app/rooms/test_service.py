@@ -16,7 +16,7 @@ from app.errors import RoomFull, StaleVersion
 from app.hub import LocalHub
 from app.persist import MemoryStore, Writer
 from app.rooms.service import RoomService
-from tests.rummytest import fixed_deal
+from tests.kit.deals import fixed_deal
 
 # Seat 0 draws the planted KS, melds its three runs and discards the KS: out in one turn.
 HAND = ["AH", "2H", "3H", "4H", "5C", "6C", "7C", "8D", "9D", "TD"]
@@ -49,7 +49,9 @@ def make_service(store: MemoryStore | None = None) -> RoomService:
 
 
 async def online_room(service: RoomService) -> tuple[str, list[str]]:
-    deal = rules.Deal.model_validate(fixed_deal("classic", 2, hands=[HAND], stock_top=["KS"]))
+    deal = rules.Deal.model_validate(
+        fixed_deal("classic", players=2, hands=[HAND], stock_top=["KS"])
+    )
     room, tokens = await service.create(
         variant="classic", players=2, mode="online", name="Ann", bots={}, seed=None, deal=deal
     )

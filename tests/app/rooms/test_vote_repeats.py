@@ -5,13 +5,16 @@ voting twice, interleaved, deal exactly one hand."""
 
 from __future__ import annotations
 
-from contextlib import AsyncExitStack, asynccontextmanager
+from contextlib import AsyncExitStack
 from typing import Any
 
 import pytest
 
-from tests.app.serverkit import error_code, ok, online_room, open_socket
-from tests.rummytest import Api, LiveServer, fixed_deal
+from tests.kit.clients import Api, seat_socket
+from tests.kit.deals import fixed_deal
+from tests.kit.responses import error_code, ok
+from tests.kit.rooms import online_room
+from tests.kit.servers import LiveServer
 
 HAND = ["AH", "2H", "3H", "4H", "5C", "6C", "7C", "8D", "9D", "TD"]
 MELDS = [["AH", "2H", "3H", "4H"], ["5C", "6C", "7C"], ["8D", "9D", "TD"]]
@@ -19,7 +22,7 @@ MELDS = [["AH", "2H", "3H", "4H"], ["5C", "6C", "7C"], ["8D", "9D", "TD"]]
 
 async def hand_over(api: Api) -> tuple[str, list[str], dict[str, Any]]:
     """A classic room whose first hand seat 0 has just won (version 3, hand_over)."""
-    deal = fixed_deal("classic", 2, hands=[HAND], stock_top=["KS"])
+    deal = fixed_deal("classic", players=2, hands=[HAND], stock_top=["KS"])
     room, tokens = await online_room(api, variant="classic", deal=deal)
     ok(await api.move(room, tokens[0], {"type": "draw", "source": "stock"}, 0))
     ok(await api.move(room, tokens[0], {"type": "meld", "melds": MELDS}, 1))
@@ -79,10 +82,7 @@ async def test_both_seats_voting_twice_over_websockets_deal_one_hand(
     if versioned:
         frame["version"] = over["version"]
     async with AsyncExitStack() as stack:
-        sockets = [
-            await stack.enter_async_context(asynccontextmanager(open_socket)(server, room, t))
-            for t in tokens
-        ]
+        sockets = [await stack.enter_async_context(seat_socket(server, room, t)) for t in tokens]
         for seat in (0, 1, 0, 1):
             await sockets[seat].send(frame)
             # A socket handles its frames in order: the pong says the vote was handled.

@@ -8,8 +8,9 @@ import json
 import httpx
 import pytest
 
-from tests.app.serverkit import error_code, ok
-from tests.rummytest import Api, LiveServer
+from tests.kit.clients import Api
+from tests.kit.responses import error_code, ok
+from tests.kit.servers import LiveServer
 
 pytestmark = pytest.mark.timeout(600)
 

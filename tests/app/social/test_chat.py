@@ -15,9 +15,11 @@ from sqlalchemy import func, select
 from websockets.asyncio.client import connect
 
 from app.social.models import Challenge, ChallengeEntry, ChatMessage, RoomSocial
-from tests.app.serverkit import error_code, ok, online_room
-from tests.processkit import rummy_serve
-from tests.rummytest import Api, LiveServer, Socket
+from tests.kit.clients import Api, Socket
+from tests.kit.processes import rummy_serve
+from tests.kit.responses import error_code, ok
+from tests.kit.rooms import online_room
+from tests.kit.servers import LiveServer
 
 SCRIPT = "<script>document.title='owned'</script>"
 

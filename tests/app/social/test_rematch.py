@@ -12,9 +12,12 @@ from sqlalchemy import func, select
 
 from app.models import Room
 from tests.app.rooms.test_play import MELDS, OUT_IN_ONE_TURN
-from tests.app.serverkit import error_code, ok, online_room
 from tests.app.social.test_chat import socket
-from tests.rummytest import Api, LiveServer, fixed_deal
+from tests.kit.clients import Api
+from tests.kit.deals import fixed_deal
+from tests.kit.responses import error_code, ok
+from tests.kit.rooms import online_room
+from tests.kit.servers import LiveServer
 
 
 async def rematch(api: Api, room: str, token: str | None) -> httpx.Response:
@@ -24,7 +27,7 @@ async def rematch(api: Api, room: str, token: str | None) -> httpx.Response:
 async def finished(api: Api, mode: str) -> tuple[str, list[str]]:
     """A basic 2-player room of `mode` whose match seat 0 won in one rummy turn; the
     tokens of its human seats."""
-    deal = fixed_deal("basic", 2, hands=OUT_IN_ONE_TURN["basic"], stock_top=["KS"])
+    deal = fixed_deal("basic", players=2, hands=OUT_IN_ONE_TURN["basic"], stock_top=["KS"])
     if mode == "online":
         room, tokens = await online_room(api, variant="basic", deal=deal, name="Anna")
     else:
@@ -102,7 +105,7 @@ async def test_both_seats_at_once_make_one_rematch(
 
 
 async def test_the_rematch_keeps_the_options(server: LiveServer, client: Api) -> None:
-    deal = fixed_deal("basic", 2, hands=OUT_IN_ONE_TURN["basic"], stock_top=["KS"])
+    deal = fixed_deal("basic", players=2, hands=OUT_IN_ONE_TURN["basic"], stock_top=["KS"])
     room, tokens = await online_room(
         client, variant="basic", deal=deal, chat=False, spectators=False, turn_seconds=60
     )

@@ -13,9 +13,9 @@ from typing import Any
 
 import httpx
 
-from tests.app.serverkit import ok
-from tests.processkit import rummy_serve
-from tests.rummytest import Api
+from tests.kit.clients import Api
+from tests.kit.processes import rummy_serve
+from tests.kit.responses import ok
 
 DRAW = {"type": "draw", "source": "stock"}
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import rules
 from bots.client import to_view
-from tests.app.serverkit import error_code, ok
-from tests.rummytest import Api
+from tests.kit.clients import Api
+from tests.kit.responses import error_code, ok
 
 
 def _auth(token: str) -> dict[str, str]:

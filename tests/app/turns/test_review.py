@@ -15,8 +15,8 @@ from bots.greedy import GreedyStrategy
 from bots.random_bot import RandomStrategy
 from bots.review import review_hand
 from bots.strategy import Strategy, move_cards
-from tests.app.serverkit import error_code, ok
-from tests.rummytest import Api
+from tests.kit.clients import Api
+from tests.kit.responses import error_code, ok
 
 
 def _played_hand(

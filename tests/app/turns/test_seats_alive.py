@@ -12,8 +12,10 @@ import httpx
 import pytest
 from websockets.asyncio.client import connect
 
-from tests.app.serverkit import error_code, ok, online_room
-from tests.rummytest import Api, LiveServer, Socket
+from tests.kit.clients import Api, Socket
+from tests.kit.responses import error_code, ok
+from tests.kit.rooms import online_room
+from tests.kit.servers import LiveServer
 
 DRAW = {"type": "draw", "source": "stock"}
 

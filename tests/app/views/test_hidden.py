@@ -18,7 +18,8 @@ from websockets.exceptions import ConnectionClosed
 
 import rules
 from app.rooms.tokens import seed_bytes
-from tests.rummytest import Api, LiveServer
+from tests.kit.clients import Api
+from tests.kit.servers import LiveServer
 
 CARD = re.compile(r'"((?:[A2-9TJQK][CDHS])|JK)"')
 OVER = ("hand_over", "match_over")

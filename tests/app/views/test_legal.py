@@ -4,8 +4,11 @@ and melds and lay-offs sent in any order."""
 
 from __future__ import annotations
 
-from tests.app.serverkit import ok, online_room, open_socket
-from tests.rummytest import Api, LiveServer, fixed_deal
+from tests.kit.clients import Api, seat_socket
+from tests.kit.deals import fixed_deal
+from tests.kit.responses import ok
+from tests.kit.rooms import online_room
+from tests.kit.servers import LiveServer
 
 HANDS = [
     ["3C", "AC", "2C", "4H", "5H", "6H", "9S", "KD", "QS", "TD"],
@@ -14,7 +17,7 @@ HANDS = [
 
 
 async def _room(client: Api) -> tuple[str, list[str]]:
-    deal = fixed_deal("classic", 2, hands=HANDS, stock_top=["7C"], discard=["9D"])
+    deal = fixed_deal("classic", players=2, hands=HANDS, stock_top=["7C"], discard=["9D"])
     return await online_room(client, deal=deal)
 
 
@@ -40,7 +43,7 @@ async def test_legal_is_for_the_seat_to_act_only(server: LiveServer, client: Api
 
 async def test_a_discard_draw_is_named_on_the_socket(server: LiveServer, client: Api) -> None:
     room, tokens = await _room(client)
-    async for ws in open_socket(server, room, tokens[1]):
+    async with seat_socket(server, room, tokens[1]) as ws:
         first = await ws.state()
         assert first["legal"] is None
         ok(await client.move(room, tokens[0], {"type": "draw", "source": "discard"}, 0))

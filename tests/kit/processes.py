@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -14,6 +13,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import httpx
+
+from tests.kit.ports import free_port
 
 RUMMY = str(Path(sys.executable).parent / "rummy")
 
@@ -44,16 +45,10 @@ class Served:
         return self.stderr.read_text(errors="replace")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 @contextmanager
 def rummy_serve(tmp: Path, *args: str, **env: str) -> Iterator[Served]:
     """Serve a fresh SQLite database; stops the server (SIGTERM: a graceful shutdown) on exit."""
-    port = _free_port()
+    port = free_port()
     stderr = tmp / f"serve-{port}.log"
     environ = {
         **os.environ,

@@ -11,13 +11,13 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from tests.opskit import Greedy
+from tests.kit.tables import Greedy
 
 PLAYING = ("draw", "play")
 WAIT = 20.0  # seconds any single expected frame may take; a bound, not a speed assertion
 
 
-Chooser = Greedy  # the greedy bot's move for a wire `state` (tests/opskit.py)
+Chooser = Greedy  # the greedy bot's move for a wire `state` (tests/kit/tables.py)
 
 
 async def create_room(

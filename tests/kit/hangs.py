@@ -26,7 +26,7 @@ import pytest
 _ARMED = pytest.StashKey[bool]()
 # The first words of a hung test's failure (a TimeoutError of a test's own is no hang).
 HUNG = "Hung for more than"
-ROOT = str(Path(__file__).resolve().parents[1])
+ROOT = str(Path(__file__).resolve().parents[2])
 # How many of our own frames the failure's message names: CI shows the tail of the output.
 _WHERE_LINES = 8
 

@@ -1,5 +1,5 @@
-"""Helpers for rules scenarios: fixed deals in a few words, moves from short calls, and
-an assertion for rejected moves."""
+"""The engine's scenarios: games dealt exactly so, moves from short calls, and an assertion
+for rejected moves."""
 
 from __future__ import annotations
 
@@ -10,33 +10,7 @@ from typing import Any
 import pytest
 
 import rules
-from rules.reducer import deck_of
-
-
-def fixed_deal(
-    variant: str,
-    hands: Sequence[Sequence[str]],
-    discard: Sequence[str] = (),
-    stock: Sequence[str] = (),
-    *,
-    rest: bool = True,
-) -> rules.Deal:
-    """A deal with these hands, discard pile (top last) and stock top cards; the rest of
-    the pack (when `rest`) goes under the given stock cards in pack order."""
-    given: Counter[str] = Counter()
-    for h in hands:
-        given.update(h)
-    given.update(discard)
-    given.update(stock)
-    remaining = Counter(deck_of(variant)) - given
-    tail: list[str] = []
-    if rest:
-        for code in deck_of(variant):
-            if remaining[code]:
-                remaining[code] -= 1
-                tail.append(code)
-    return rules.Deal(hands=tuple(tuple(h) for h in hands), discard=tuple(discard),
-                      stock=tuple(stock) + tuple(tail))  # fmt: skip
+from tests.kit.deals import fixed_deal
 
 
 def game(
@@ -49,7 +23,9 @@ def game(
     seed: bytes = b"scenario",
 ) -> rules.GameState:
     """A new game of `variant` dealt exactly like this (players = number of hands)."""
-    deal = fixed_deal(variant, hands, discard, stock, rest=rest)
+    deal = rules.Deal.model_validate(
+        fixed_deal(variant, hands, discard, stock, full_hands=False, rest=rest)
+    )
     return rules.new_game(variant, len(hands), seed=seed, deal=deal)
 
 

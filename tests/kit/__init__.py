@@ -1,0 +1,1 @@
+"""The test kit: what every test imports (ports, deals, clients, responses, servers)."""
