@@ -114,8 +114,7 @@ class SeatSocket:
                 got = frame["state"]["version"]
                 assert got <= version, f"seat {self.seat} skipped from <{version} to {got}"
                 if got == version:
-                    state = frame["state"]
-                    return state
+                    return dict(frame["state"])
 
     async def presence_until(self, check: Any) -> list[dict[str, Any]]:
         """Read frames until a presence frame satisfies `check(seats)`."""
