@@ -74,6 +74,14 @@ def with_fields(state: rules.GameState, **fields: Any) -> rules.GameState:
     return rules.GameState.model_validate(state.model_dump() | fields)
 
 
+def run_on_table(hand_b: list[str]) -> rules.GameState:
+    """A classic hand where seat 0 has laid 4H 5H 6H and discarded; seat 1, holding
+    `hand_b`, has drawn."""
+    s = game("classic", [["4H", "5H", "6H", "KS", "9D"], hand_b], ["5S"], ["QC", "QD"])
+    s = play(s, 0, draw(), meld(["6H", "4H", "5H"]), discard("KS"))
+    return play(s, 1, draw())
+
+
 def all_cards(state: rules.GameState) -> Counter[str]:
     """Every card of the state, wherever it lies: hands, stock, discard pile and melds."""
     seen: Counter[str] = Counter()
