@@ -20,7 +20,7 @@ def pack(variant: str) -> list[str]:
 
 def fixed_deal(
     variant: str,
-    hands: Sequence[Sequence[str]] = (),
+    hands: Sequence[Sequence[str]] | None = None,
     discard: Sequence[str] | None = None,
     stock_top: Sequence[str] = (),
     *,
@@ -31,13 +31,14 @@ def fixed_deal(
     """A deal with these hands (seat by seat), discard pile (top last) and stock top cards
     (top first); the rest of the pack comes in pack order.
 
-    `players` defaults to the number of hands given. With `full_hands` each seat's hand is
-    filled up to the variant's hand size, then one discard is drawn when `discard` is None;
-    the rest of the pack (when `rest`) goes under `stock_top`. The engine's tests pass
-    `full_hands=False` to deal short hands, and `rest=False` to lay out every card
-    themselves."""
+    `players` defaults to the number of hands given (None: none given). With `full_hands`
+    each seat's hand is filled up to the variant's hand size, then one discard is drawn when
+    `discard` is None; the rest of the pack (when `rest`) goes under `stock_top`. The
+    engine's tests pass `full_hands=False` to deal short hands, and `rest=False` to lay out
+    every card themselves."""
     import rules
 
+    hands = hands or ()
     seats = len(hands) if players is None else players
     left = pack(variant)
     given = [c for h in hands for c in h] + list(discard or ()) + list(stock_top)
