@@ -31,7 +31,7 @@ from typing import Any
 from servers import free_port
 
 # Debian's Chromium and the flags that run it here (/work/shared/TESTING.md's recipe, which
-# tests/rummytest.py follows too: bench/ does not import the tests' kit).
+# tests/kit/browsers.py follows too: bench/ does not import the tests' kit).
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
     "--no-sandbox",

@@ -2,7 +2,7 @@
 multi-meld searches of rummy51's opening and going rummy (see `rules.legal`).
 
 What makes it fast, with the same melds found in the same order (tests/rules/
-test_rules_meldsearch.py keeps the plain search as the spec): the hand is one bitmask, so
+test_meldsearch.py keeps the plain search as the spec): the hand is one bitmask, so
 the ranks held in enough suits for a set and the suits with three ranks in a row come from a
 few bit operations; the multi-meld searches start only when an upper bound on what they could
 find reaches the goal (most hands miss the opening by far, and a hand with two cards in no

@@ -4,9 +4,9 @@
 #
 #   chromium       the browser tests (Playwright drives Debian's Chromium)
 #   nodejs, npm    web/js/verify.js run in node; the TypeScript client test (tests/clients/)
-#   haproxy        the cluster test behind a real proxy (tests/scale/test_scale_cluster.py)
-#   prometheus     promtool and a real Prometheus scraping two servers (tests/app/test_ops_metrics.py)
-#   postgresql-client  pg_dump and pg_restore (tests/scale/test_scale_backup.py)
+#   haproxy        the cluster test behind a real proxy (tests/scale/test_cluster.py)
+#   prometheus     promtool and a real Prometheus scraping two servers (tests/app/test_metrics.py)
+#   postgresql-client  pg_dump and pg_restore (tests/scale/test_backup.py)
 #   redis-server   when nothing answers on the Redis port (scripts/services.sh starts one)
 #   postgresql     when nothing answers on the PostgreSQL port (likewise)
 #

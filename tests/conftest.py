@@ -11,8 +11,9 @@ and fixed deals.
 - `postgres_url` (session): RUMMY_TEST_POSTGRES_URL itself, skipping or failing likewise.
 - `server` (session): like `live_server` but on each `database_url`.
 - `make_server` (function): start extra servers with custom settings, stopped afterwards.
-- `api`: an `Api` client (tests/rummytest.py) of `live_server`.
-Helpers (LiveServer, start_server, Api, fixed_deal) live in tests/rummytest.py.
+- `http`, `api`: an HTTP client and an `Api` client of `live_server`; `client`: an `Api`
+  client of `server`.
+Helpers (servers, clients, deals, response checks...) live in the test kit, tests/kit/.
 
 Each test creates its own rooms (ids are random), so tests never share a room.
 """
@@ -26,16 +27,18 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
-import hangs
 import httpx
 import pytest
-from rummytest import Api, LiveServer, start_server
+
+from tests.kit import hangs
+from tests.kit.clients import Api, http_client
+from tests.kit.servers import LiveServer, start_server
 
 POSTGRES_ENV = "RUMMY_TEST_POSTGRES_URL"
 REQUIRE_ENV = "RUMMY_TEST_REQUIRE_SERVICES"
 
 
-# --- a hung test fails with where it waits (tests/hangs.py) ------------------------------
+# --- a hung test fails with where it waits (tests/kit/hangs.py) ------------------------------
 
 
 def pytest_timeout_set_timer(item: pytest.Item, settings: Any) -> bool | None:
@@ -230,16 +233,24 @@ def make_server(
         live.stop()
 
 
-# --- a small client -----------------------------------------------------------------------
-
-
-async def _api_for(base_url: str) -> AsyncIterator[Api]:
-    async with httpx.AsyncClient(base_url=base_url, timeout=60) as http:
-        yield Api(http)
+# --- clients -----------------------------------------------------------------------------
 
 
 @pytest.fixture
-async def api(live_server: LiveServer) -> AsyncIterator[Api]:
-    """A client of `live_server`."""
-    async for client in _api_for(live_server):
+async def http(live_server: LiveServer) -> AsyncIterator[httpx.AsyncClient]:
+    """An HTTP client of `live_server`."""
+    async with http_client(live_server) as client:
         yield client
+
+
+@pytest.fixture
+async def api(http: httpx.AsyncClient) -> AsyncIterator[Api]:
+    """An `Api` client of `live_server`."""
+    yield Api(http)
+
+
+@pytest.fixture
+async def client(server: LiveServer) -> AsyncIterator[Api]:
+    """An `Api` client of `server` (each database backend)."""
+    async with http_client(server) as http:
+        yield Api(http)

@@ -18,6 +18,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.kit.ports import free_port
+
 ROOT = Path(__file__).resolve().parents[1]
 SCRIPT = ROOT / "scripts" / "services.sh"
 
@@ -41,12 +43,6 @@ async def main():
 
 asyncio.run(main())
 """
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 def _port_open(port: int) -> bool:
@@ -83,7 +79,7 @@ def _need(*binaries: str | None) -> None:
 
 def test_throwaway_servers_serve_the_command_and_are_gone_after_it() -> None:
     _need(_initdb(), shutil.which("redis-server"))
-    pg, redis = _free_port(), _free_port()
+    pg, redis = free_port(), free_port()
     # As strict as this run: a machine without Chromium may still test the services.
     require = "0" if os.environ.get("RUMMY_TEST_REQUIRE_SERVICES") == "0" else "1"
     done = _run(
@@ -132,7 +128,7 @@ def test_a_service_that_cannot_be_had_fails_and_names_what_to_install(tmp_path: 
         _env(
             PATH=str(tmp_path),
             RUMMY_TEST_POSTGRES_URL="postgresql+asyncpg://root@127.0.0.1:1/test",
-            RUMMY_SERVICES_REDIS_PORT=str(_free_port()),
+            RUMMY_SERVICES_REDIS_PORT=str(free_port()),
             RUMMY_TEST_REQUIRE_SERVICES="1",
         ),
     )
@@ -149,7 +145,7 @@ def test_a_service_that_cannot_be_had_fails_and_names_what_to_install(tmp_path: 
         _env(
             PATH=str(tmp_path),
             RUMMY_TEST_POSTGRES_URL="postgresql+asyncpg://root@127.0.0.1:1/test",
-            RUMMY_SERVICES_REDIS_PORT=str(_free_port()),
+            RUMMY_SERVICES_REDIS_PORT=str(free_port()),
             RUMMY_TEST_REQUIRE_SERVICES="0",
         ),
     )
@@ -169,7 +165,7 @@ def test_a_postgresql_that_refuses_root_fails_and_says_so() -> None:
     home = Path(tempfile.mkdtemp(prefix="rummy-test-pg."))
     data = home / "pg"
     pg_ctl = [*as_owner, str(bin_dir / "pg_ctl"), "-D", str(data), "-w"]
-    port = _free_port()
+    port = free_port()
     try:
         home.chmod(0o755)
         data.mkdir()

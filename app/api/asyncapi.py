@@ -3,7 +3,7 @@ docs/asyncapi.json: `python -m app.api.asyncapi > docs/asyncapi.json`).
 
 Its schemas are made from the frame models (client/rummy_wire/frames.py) by pydantic, as
 FastAPI makes OpenAPI's from the same models: a schema both documents hold (`RoomView`,
-`Draw`, ...) is the same in both (tests/app/test_asyncapi.py). The document describes the
+`Draw`, ...) is the same in both (tests/app/api/test_asyncapi.py). The document describes the
 server: `send` operations are its frames to a client, `receive` operations a client's
 frames to it."""
 

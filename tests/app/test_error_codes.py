@@ -17,11 +17,11 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from rummytest import LiveServer
 
 import app
 import rules
 from app.errors import AppError
+from tests.kit.servers import LiveServer
 
 ROOT = Path(__file__).resolve().parents[2]
 API_DOC = ROOT / "docs" / "api.md"

@@ -7,8 +7,12 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import httpx
-from rummytest import Api, LiveServer, fixed_deal
-from serverkit import error_code, ok, online_room
+
+from tests.kit.clients import Api
+from tests.kit.deals import fixed_deal
+from tests.kit.responses import error_code, ok
+from tests.kit.rooms import online_room
+from tests.kit.servers import LiveServer
 
 DRAW = {"type": "draw", "source": "stock"}
 
@@ -33,7 +37,7 @@ async def test_403_for_a_fixed_deal_when_not_allowed(make_server) -> None:
     async with httpx.AsyncClient(base_url=server) as http:
         api = Api(http)
         assert error_code(await api.create(seed=3), 403) == "forbidden"
-        deal = fixed_deal("classic", 2)
+        deal = fixed_deal("classic", players=2)
         assert error_code(await api.create(deal=deal), 403) == "forbidden"
         ok(await api.create(variant="classic"), 201)
 
@@ -74,7 +78,7 @@ async def test_409_not_your_turn_room_full_and_waiting(client: Api) -> None:
 
 
 async def test_409_wrong_phase_after_the_hand(client: Api) -> None:
-    from test_play import play_out_hand
+    from tests.app.rooms.test_play import play_out_hand
 
     room, tokens, _ = await play_out_hand(client, "classic")
     assert error_code(await client.move(room, tokens[1], DRAW, 3), 409) == "wrong_phase"
@@ -104,7 +108,7 @@ async def test_410_after_a_week_without_activity(make_server) -> None:
 
 async def test_422_illegal_moves_name_their_rule(client: Api) -> None:
     hands = [["AH", "2H", "3H", "4H", "5C", "6C", "7C", "8D", "9D", "KS"]]
-    deal = fixed_deal("classic", 2, hands=hands, stock_top=["QD"], discard=["TD"])
+    deal = fixed_deal("classic", players=2, hands=hands, stock_top=["QD"], discard=["TD"])
     room, (t0, _) = await online_room(client, variant="classic", deal=deal)
     assert error_code(await client.move(room, t0, {"type": "discard", "card": "KS"}, 0), 422) == (
         "must_draw_first"
@@ -135,7 +139,7 @@ async def test_422_illegal_moves_name_their_rule(client: Api) -> None:
 
 async def test_422_opening_below_51(client: Api) -> None:
     hands = [["2H", "3H", "4H", "5C", "6C", "7C", "8D", "9D", "TD", "JD", "QS", "KS", "AS"]]
-    deal = fixed_deal("rummy51", 2, hands=hands, stock_top=["9S"])
+    deal = fixed_deal("rummy51", players=2, hands=hands, stock_top=["9S"])
     room, (t0, _) = await online_room(client, variant="rummy51", deal=deal)
     ok(await client.move(room, t0, DRAW, 0))
     small = {"type": "meld", "melds": [["2H", "3H", "4H"]]}

@@ -10,9 +10,10 @@ import time
 from pathlib import Path
 
 import httpx
-from processkit import RUMMY, _free_port, rummy_serve
 
 from app.persist.sealing import new_key
+from tests.kit.ports import free_port
+from tests.kit.processes import RUMMY, rummy_serve
 
 
 def _make_a_room(base: str) -> None:
@@ -23,7 +24,7 @@ def _make_a_room(base: str) -> None:
 def _refused_start(database: Path, **env: str) -> tuple[int, list[str]]:
     """Start `rummy serve` on `database`; returns its exit status and stderr's lines, having
     asked /healthz all along that it never said 200."""
-    port = _free_port()
+    port = free_port()
     environ = {**os.environ, "RUMMY_DATABASE_URL": f"sqlite+aiosqlite:///{database}", **env}
     if "RUMMY_SECRET_KEY" not in env:
         environ.pop("RUMMY_SECRET_KEY", None)

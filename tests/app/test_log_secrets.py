@@ -11,11 +11,13 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-from processkit import rummy_serve
-from rummytest import Api
-from serverkit import ok, online_room
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
+
+from tests.kit.clients import Api
+from tests.kit.processes import rummy_serve
+from tests.kit.responses import ok
+from tests.kit.rooms import online_room
 
 DRAW = {"type": "draw", "source": "stock"}
 

@@ -13,7 +13,8 @@ import json
 import re
 
 import httpx
-from rummytest import LiveServer
+
+from tests.kit.servers import LiveServer
 
 GZ = {"Accept-Encoding": "gzip, deflate, br"}
 

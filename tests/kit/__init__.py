@@ -1,1 +1,2 @@
-"""What tests share: ports, deals, clients, response helpers, servers and an in-memory store."""
+"""The test kit: what every test imports (ports, deals, clients, responses, servers, an
+in-memory store)."""

@@ -11,10 +11,9 @@ import os
 from collections.abc import AsyncIterator
 from typing import Any
 
-import httpx
 import pytest
-from rummytest import CHROMIUM, CHROMIUM_ARGS
-from webtools import DESKTOP
+
+from tests.kit.browsers import CHROMIUM, CHROMIUM_ARGS, DESKTOP
 
 
 def _skip_or_fail(reason: str) -> None:
@@ -83,9 +82,3 @@ async def pages(browser: Any, live_server: str) -> AsyncIterator[Pages]:
     yield p
     await p.close()
     assert not p.errors, f"uncaught errors in the page: {p.errors}"
-
-
-@pytest.fixture
-async def http(live_server: str) -> AsyncIterator[httpx.AsyncClient]:
-    async with httpx.AsyncClient(base_url=str(live_server), timeout=60) as client:
-        yield client

@@ -1,0 +1,1 @@
+"""The project's tests, laid out like the code they test; each folder a package."""

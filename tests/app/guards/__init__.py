@@ -1,0 +1,1 @@
+"""Tests of app/guards/: HEAD, connection limits and authorization."""

@@ -1,0 +1,1 @@
+"""Tests of app/persist/: the store, its writers, sealing and durability."""

@@ -1,0 +1,1 @@
+"""Tests of app/records/: the match record built, signed and checked."""

@@ -1,0 +1,1 @@
+"""Tests of app/rooms/: room modes, options, votes and whole hands."""

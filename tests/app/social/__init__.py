@@ -1,0 +1,1 @@
+"""Tests of app/social/: chat, rematch and challenges."""

@@ -1,0 +1,1 @@
+"""Tests of app/views/: what each seat and spectator is shown."""

@@ -1,0 +1,1 @@
+"""Tests of bots/: the computer players and the websocket bot client."""

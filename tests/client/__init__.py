@@ -1,0 +1,1 @@
+"""Tests of client/ and of clients generated from /openapi.json."""

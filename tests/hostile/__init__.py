@@ -1,0 +1,1 @@
+"""Hostile input: forged, malformed and abusive requests against a real server."""

@@ -1,0 +1,60 @@
+"""Fixed deals: every card of a variant's pack placed where a test wants it.
+
+One function for the engine's tests (`rules.Deal.model_validate(fixed_deal(...))`) and for
+the server's and the browser's (the `deal` body of `POST /api/rooms`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from rules.reducer import deck_of
+
+
+def pack(variant: str) -> list[str]:
+    """Every card of the variant's pack, in the pack's fixed order (suit by suit, A to K,
+    each deck in turn, the jokers last)."""
+    return list(deck_of(variant))
+
+
+def fixed_deal(
+    variant: str,
+    hands: Sequence[Sequence[str]] | None = None,
+    discard: Sequence[str] | None = None,
+    stock_top: Sequence[str] = (),
+    *,
+    players: int | None = None,
+    full_hands: bool = True,
+    rest: bool = True,
+) -> dict[str, Any]:
+    """A deal with these hands (seat by seat), discard pile (top last) and stock top cards
+    (top first); the rest of the pack comes in pack order.
+
+    `players` defaults to the number of hands given (None: none given). With `full_hands`
+    each seat's hand is filled up to the variant's hand size, then one discard is drawn when
+    `discard` is None; the rest of the pack (when `rest`) goes under `stock_top`. The
+    engine's tests pass `full_hands=False` to deal short hands, and `rest=False` to lay out
+    every card themselves."""
+    import rules
+
+    hands = hands or ()
+    seats = len(hands) if players is None else players
+    left = pack(variant)
+    given = [c for h in hands for c in h] + list(discard or ()) + list(stock_top)
+    for card in given:
+        left.remove(card)
+    dealt = [list(h) for h in hands] + [[] for _ in range(seats - len(hands))]
+    if full_hands:
+        size = rules.get_variant(variant).hand_size[seats]
+        for hand in dealt:
+            while len(hand) < size:
+                hand.append(left.pop(0))
+    pile = [left.pop(0)] if discard is None else list(discard)
+    return {"hands": dealt, "discard": pile, "stock": list(stock_top) + (left if rest else [])}
+
+
+def value(cards: list[str]) -> int:
+    """The cards' points in classic: ace 1, J/Q/K 10, others their number."""
+    points = {"A": 1, "T": 10, "J": 10, "Q": 10, "K": 10}
+    return sum(points.get(c[0], 0) or int(c[0]) for c in cards)

@@ -1,0 +1,60 @@
+"""Rooms a test needs before it starts: an online room with every seat taken, and rooms
+against the computer or on one device for the browser tests."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import httpx
+
+from tests.kit.clients import Api
+from tests.kit.deals import fixed_deal
+from tests.kit.responses import ok
+
+
+async def online_room(
+    client: Api | httpx.AsyncClient, variant: str = "classic", players: int = 2, **body: Any
+) -> tuple[str, list[str]]:
+    """An online room with every seat taken ("Guest 1", ...); its id and the tokens by
+    seat. `body` adds to the create request (seed, deal, name, options)."""
+    http = client.http if isinstance(client, Api) else client
+    body.setdefault("mode", "online")
+    created = ok(
+        await http.post("/api/rooms", json={"variant": variant, "players": players, **body}),
+        201,
+    )
+    tokens = [created["token"]]
+    for i in range(1, players):
+        joined = ok(
+            await http.post(f"/api/rooms/{created['room']}/join", json={"name": f"Guest {i}"}),
+            201,
+        )
+        assert joined["seat"] == i
+        tokens.append(joined["token"])
+    return created["room"], tokens
+
+
+async def computer_room(http: Any, *deal_args: Any, **deal_kw: Any) -> dict[str, Any]:
+    """A room against easy bots for "Anna" in seat 0: on a fixed deal when `hands` are given,
+    else on a random one (the arguments of `new_room` after `mode`)."""
+    return await new_room(http, "computer", *deal_args, **deal_kw)
+
+
+async def new_room(
+    http: Any,
+    mode: str,
+    hands: list[list[str]] | None = None,
+    discard: list[str] | None = None,
+    stock_top: list[str] | None = None,
+    variant: str = "classic",
+    players: int = 2,
+) -> dict[str, Any]:
+    """A room of `mode` for "Anna" in seat 0 ("computer": easy bots in the other seats;
+    "local": players on the same device, every token in `tokens`), on a fixed deal when
+    `hands` are given (one per seat), else on a random one."""
+    body: dict[str, Any] = {"variant": variant, "players": players, "mode": mode, "name": "Anna"}
+    if mode == "computer":
+        body["bots"] = {str(i): "easy" for i in range(1, players)}
+    if hands is not None:
+        body["deal"] = fixed_deal(variant, hands, discard or [], stock_top or [], players=players)
+    return dict(ok(await http.post("/api/rooms", json=body), 201))

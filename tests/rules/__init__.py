@@ -1,0 +1,1 @@
+"""Tests of rules/: the engine, through its public API."""

@@ -1,0 +1,1 @@
+"""Several server processes on PostgreSQL and Redis."""

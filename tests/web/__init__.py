@@ -1,0 +1,1 @@
+"""Tests of web/: the SPA in Debian's Chromium."""
