@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import httpx
 import pytest
-from tests.kit.servers import LiveServer
 
 from rummy_client import ApiError, Rummy, SeatClient, simple_player
+from tests.kit.servers import LiveServer
 
 # The client's names for what is not a method of one seat or of the server: the websocket is
 # `SeatClient.socket()` / `sockets()`, not a REST call.

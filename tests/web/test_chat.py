@@ -30,6 +30,9 @@ async def test_chat_between_two_players_and_a_spectator(pages, http) -> None:
     await anna.locator("#chat-tab").click()
     await expect(anna.locator("#chat-panel")).to_be_visible()
     await anna.get_by_role("button", name="Good luck!").click()
+    # Sent one after the other, as a person would: two posts in flight may be numbered
+    # either way by the server.
+    await expect(anna.locator(".chat-text")).to_have_text(["Good luck!"])
     await anna.locator("#chat-text").fill(SCRIPT)
     await anna.get_by_role("button", name="Send").click()
     await expect(anna.locator(".chat-text")).to_have_text(["Good luck!", SCRIPT])

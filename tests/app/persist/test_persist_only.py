@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 BYPASS = re.compile(
     r"\bAsyncSession\b|\basync_sessionmaker\b|\bengine\.begin\(|\bengine\.connect\("
 )
