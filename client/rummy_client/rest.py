@@ -93,10 +93,7 @@ class Rummy:
         answer = await self.http.post(
             "/api/rooms", content=body.model_dump_json(exclude_unset=True), headers=_JSON
         )
-        created = _model(answer, CreatedRoom)
-        seat = SeatClient(self, Seat(self.server, created.room, created.token, created.seat))
-        seat.created = created
-        return seat
+        return self._created(answer)
 
     async def join_room(self, room: str, name: str = "") -> SeatClient:
         """Take the lowest free seat of `room` (409 `room_full` when there is none)."""
@@ -119,9 +116,11 @@ class Rummy:
     async def replay_record(self, record: MatchRecord | LogBody, hand: int | None = None) -> Replay:
         """Hand `hand` (default: the last) of a match record or a room's log, step by step;
         nothing is kept on the server."""
-        params = {} if hand is None else {"hand": hand}
         answer = await self.http.post(
-            "/api/replays", content=record.model_dump_json(), headers=_JSON, params=params
+            "/api/replays",
+            content=record.model_dump_json(),
+            headers=_JSON,
+            params=_given(hand=hand),
         )
         return _model(answer, Replay)
 
@@ -172,6 +171,13 @@ class Rummy:
     async def _send(self, path: str, body: BaseModel) -> httpx.Response:
         return await self.http.post(path, content=body.model_dump_json(), headers=_JSON)
 
+    def _created(self, answer: httpx.Response) -> SeatClient:
+        """The seat a new room's answer (201 `CreatedRoom`) holds, `created` kept on it."""
+        created = _model(answer, CreatedRoom)
+        seat = SeatClient(self, Seat(self.server, created.room, created.token, created.seat))
+        seat.created = created
+        return seat
+
     def _entry(self, answer: httpx.Response) -> SeatClient:
         entry = _model(answer, ChallengeSeat)
         seat = SeatClient(self, Seat(self.server, entry.room, entry.token, entry.seat))
@@ -193,7 +199,9 @@ class SeatClient:
         self._room = f"/api/rooms/{seat.room}"
 
     async def _get(self, path: str, model: type[M], **params: Any) -> M:
-        answer = await self.rummy.http.get(self._room + path, params=params, headers=self._auth)
+        answer = await self.rummy.http.get(
+            self._room + path, params=_given(**params), headers=self._auth
+        )
         return _model(answer, model)
 
     async def _post(self, path: str, body: BaseModel, model: type[M]) -> M:
@@ -237,20 +245,13 @@ class SeatClient:
 
     async def get_chat(self, since: int | None = None) -> ChatHistory:
         """The messages after id `since` (default: the last 100), oldest first."""
-        if since is None:
-            return await self._get("/chat", ChatHistory)
         return await self._get("/chat", ChatHistory, since=since)
 
     async def rematch(self) -> SeatClient:
         """Once the match is over: this seat's place in the new room of the same players
         (the same room for every seat that asks)."""
         answer = await self.rummy.http.post(self._room + "/rematch", headers=self._auth)
-        created = _model(answer, CreatedRoom)
-        seat = SeatClient(
-            self.rummy, Seat(self.rummy.server, created.room, created.token, created.seat)
-        )
-        seat.created = created
-        return seat
+        return self.rummy._created(answer)
 
     async def get_record(self) -> MatchRecord:
         """The match so far as a self-contained record, signed by the server."""
@@ -258,8 +259,6 @@ class SeatClient:
 
     async def get_replay(self, hand: int | None = None) -> Replay:
         """A finished hand (default: the last finished) step by step."""
-        if hand is None:
-            return await self._get("/replay", Replay)
         return await self._get("/replay", Replay, hand=hand)
 
     async def take_turn(self, view: RoomView, choose: Callable[[RoomView], Move]) -> RoomView:
@@ -299,6 +298,12 @@ class SeatClient:
 
 _JSON = {"Content-Type": "application/json"}
 _OVER = ("hand_over", "match_over")
+
+
+def _given(**params: Any) -> dict[str, Any]:
+    """The query parameters that have a value: httpx would send a None as `name=`, which the
+    server refuses where it wants its default."""
+    return {name: value for name, value in params.items() if value is not None}
 
 
 def _json(answer: httpx.Response) -> Any:
