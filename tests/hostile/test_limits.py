@@ -8,8 +8,6 @@ import asyncio
 import json
 import os
 import subprocess
-import sys
-import time
 from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -21,6 +19,7 @@ from websockets.exceptions import InvalidStatus
 
 from tests.kit.clients import bearer, seat_socket
 from tests.kit.ports import free_port
+from tests.kit.processes import RUMMY, wait_serving
 from tests.kit.responses import error_code, ok
 from tests.kit.rooms import online_room
 from tests.kit.servers import LiveServer
@@ -348,11 +347,10 @@ def served(tmp_path: Path) -> Iterator[str]:
         "RUMMY_MAX_BODY_BYTES": "1500",
         "RUMMY_WS_MAX_FRAME_BYTES": "500",
     }
-    rummy = Path(sys.executable).parent / "rummy"
     log = tmp_path / "serve.log"
     with log.open("wb") as out:
         proc = subprocess.Popen(
-            [str(rummy), "serve", "--port", str(port)],
+            [RUMMY, "serve", "--port", str(port)],
             cwd=tmp_path,
             env=env,
             stdout=out,
@@ -360,16 +358,7 @@ def served(tmp_path: Path) -> Iterator[str]:
         )
     base = f"http://127.0.0.1:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(base + "/healthz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert proc.poll() is None, log.read_text()
-            assert time.monotonic() < deadline, "rummy serve did not start"
-            time.sleep(0.1)
+        wait_serving(base, proc, log.read_text)
         yield base
     finally:
         proc.terminate()

@@ -7,7 +7,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -65,16 +65,7 @@ def rummy_serve(tmp: Path, *args: str, **env: str) -> Iterator[Served]:
         )
     served = Served(f"http://127.0.0.1:{port}", process, stderr)
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"{served.base}/healthz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert process.poll() is None, served.log_text()
-            assert time.monotonic() < deadline, "rummy serve did not come up"
-            time.sleep(0.1)
+        wait_serving(served.base, process, served.log_text)
         yield served
     finally:
         if process.poll() is None:
@@ -84,3 +75,18 @@ def rummy_serve(tmp: Path, *args: str, **env: str) -> Iterator[Served]:
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+def wait_serving(base: str, process: subprocess.Popen[bytes], log: Callable[[], str]) -> None:
+    """Until `base`'s /healthz answers 200; fails with `log()` if the server exits first, and
+    after 60 s."""
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            if httpx.get(f"{base}/healthz").status_code == 200:
+                return
+        except httpx.TransportError:
+            pass
+        assert process.poll() is None, log()
+        assert time.monotonic() < deadline, "rummy serve did not come up"
+        time.sleep(0.1)

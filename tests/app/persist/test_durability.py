@@ -6,8 +6,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -17,10 +15,13 @@ import httpx
 from tests.kit.clients import Api
 from tests.kit.deals import fixed_deal
 from tests.kit.ports import free_port
+from tests.kit.processes import RUMMY, wait_serving
 from tests.kit.responses import ok
 from tests.kit.rooms import online_room
 
-RUMMY = str(Path(sys.executable).parent / "rummy")
+
+def _stderr_text(process: subprocess.Popen[bytes]) -> str:
+    return process.stderr.read().decode() if process.stderr else ""
 
 
 @contextmanager
@@ -37,16 +38,7 @@ def serve(database: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
         stderr=subprocess.PIPE,
     )
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                if httpx.get(f"http://127.0.0.1:{port}/healthz").status_code == 200:
-                    break
-            except httpx.TransportError:
-                pass
-            assert process.poll() is None, process.stderr.read().decode() if process.stderr else ""
-            assert time.monotonic() < deadline, "rummy serve did not come up"
-            time.sleep(0.1)
+        wait_serving(f"http://127.0.0.1:{port}", process, lambda: _stderr_text(process))
         yield process
     finally:
         if process.poll() is None:
