@@ -11,6 +11,7 @@ from playwright.async_api import expect
 
 from tests.kit.browsers import screenshot
 from tests.kit.deals import fixed_deal
+from tests.kit.rooms import computer_room
 
 pytestmark = pytest.mark.browser
 
@@ -58,17 +59,7 @@ async def select(page, cards: list[str]) -> None:
 
 
 async def create(http, variant: str, hand: list[str], stock_top: list[str]) -> dict[str, Any]:
-    body = {
-        "variant": variant,
-        "players": 2,
-        "mode": "computer",
-        "name": "Anna",
-        "bots": {"1": "easy"},
-        "deal": fixed_deal(variant, [hand, []], discard=["4C"], stock_top=stock_top),
-    }
-    r = await http.post("/api/rooms", json=body)
-    assert r.status_code == 201, r.text
-    return dict(r.json())
+    return await computer_room(http, [hand, []], ["4C"], stock_top, variant=variant)
 
 
 async def test_a_selected_card_lights_exactly_the_melds_and_ends_legal_lists(pages, http) -> None:

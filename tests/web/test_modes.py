@@ -6,7 +6,7 @@ import pytest
 from playwright.async_api import expect
 
 from tests.kit.browsers import PHONE, meld, screenshot
-from tests.kit.deals import fixed_deal
+from tests.kit.rooms import computer_room
 
 pytestmark = pytest.mark.browser
 
@@ -98,17 +98,7 @@ BOT = ["2S", "5S", "8S", "JS", "3D", "6D", "KD", "4C", "7C", "TC"]
 
 
 async def test_computer_game_plays_to_the_end_of_a_hand(pages, http) -> None:
-    body = {
-        "variant": "classic",
-        "players": 2,
-        "mode": "computer",
-        "name": "Anna",
-        "bots": {"1": "easy"},
-        "deal": fixed_deal("classic", [HUMAN, BOT], discard=["5C"], stock_top=["8C", "6C", "6S"]),
-    }
-    r = await http.post("/api/rooms", json=body)
-    assert r.status_code == 201, r.text
-    created = r.json()
+    created = await computer_room(http, [HUMAN, BOT], discard=["5C"], stock_top=["8C", "6C", "6S"])
     page = await pages.page(path=f"/r/{created['room']}#seat={created['token']}")
     await expect(page.locator(".opponent .tag")).to_have_text("computer · makkelijk")
     await expect(page.locator("#turn-line")).to_have_text("Jij bent aan de beurt: trek een kaart.")
@@ -152,25 +142,11 @@ async def test_computer_game_plays_to_the_end_of_a_hand(pages, http) -> None:
 async def test_match_winner_and_new_round(pages, http) -> None:
     human = ["AH", "2H", "3H", "4H", "5C", "5D", "5S", "6C", "6D", "6S"]
     bot = ["TC", "TD", "TH", "TS", "JC", "JD", "JH", "JS", "QC", "QD"]  # 100 points
-    body = {
-        "variant": "classic",
-        "players": 2,
-        "mode": "computer",
-        "name": "Anna",
-        "bots": {"1": "easy"},
-        "deal": fixed_deal("classic", [human, bot], discard=["8C"], stock_top=["9C"]),
-    }
-    created = (await http.post("/api/rooms", json=body)).json()
+    created = await computer_room(http, [human, bot], discard=["8C"], stock_top=["9C"])
     page = await pages.page(path=f"/r/{created['room']}#seat={created['token']}", viewport=PHONE)
     await page.locator('[data-action="draw"][data-source="stock"]').click()
     await expect(page.locator("#hand .card")).to_have_count(11)
-    for group in (human[:4], human[4:7]):
-        for code in group:
-            await page.locator(f'#hand .card[data-card="{code}"]').click()
-        await page.get_by_role("button", name="+ Groep").click()
-    for code in human[7:]:
-        await page.locator(f'#hand .card[data-card="{code}"]').click()
-    await page.get_by_role("button", name="Uitleggen").click()
+    await meld(page, human[:4], human[4:7], human[7:])
     await page.locator('#hand .card[data-card="9C"]').click()
     await page.get_by_role("button", name="Afleggen").click()
 

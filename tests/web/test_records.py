@@ -15,8 +15,8 @@ import pytest
 from playwright.async_api import expect
 
 from app.cli import main as rummy
-from tests.kit.browsers import screenshot
-from tests.kit.deals import fixed_deal
+from tests.kit.browsers import meld, screenshot
+from tests.kit.rooms import computer_room
 
 pytestmark = pytest.mark.browser
 
@@ -38,25 +38,11 @@ SHOWN = """() => {
 
 async def _play_the_match(pages: Any, http: Any) -> tuple[Any, dict[str, Any]]:
     """A classic match that Anna wins in one hand: draw, three melds, discard."""
-    body = {
-        "variant": "classic",
-        "players": 2,
-        "mode": "computer",
-        "name": "Anna",
-        "bots": {"1": "easy"},
-        "deal": fixed_deal("classic", [HUMAN, BOT], discard=["8C"], stock_top=["9C"]),
-    }
-    created = (await http.post("/api/rooms", json=body)).json()
+    created = await computer_room(http, [HUMAN, BOT], discard=["8C"], stock_top=["9C"])
     page = await pages.page(path=f"/r/{created['room']}#seat={created['token']}")
     await page.locator('[data-action="draw"][data-source="stock"]').click()
     await expect(page.locator("#hand .card")).to_have_count(11)
-    for group in (HUMAN[:4], HUMAN[4:7]):
-        for code in group:
-            await page.locator(f'#hand .card[data-card="{code}"]').click()
-        await page.get_by_role("button", name="+ Groep").click()
-    for code in HUMAN[7:]:
-        await page.locator(f'#hand .card[data-card="{code}"]').click()
-    await page.get_by_role("button", name="Uitleggen").click()
+    await meld(page, HUMAN[:4], HUMAN[4:7], HUMAN[7:])
     await page.locator('#hand .card[data-card="9C"]').click()
     await page.get_by_role("button", name="Afleggen").click()
     await expect(page.locator("#match-winner")).to_have_text("Anna wint de partij!")
@@ -97,15 +83,7 @@ async def test_a_hand_with_the_computers_turns_replays_step_by_step(pages, http)
     """The computer's turn too: its stock draw shows in its hand, its discard on the pile."""
     human = ["AH", "2H", "3H", "4H", "9C", "9D", "9S", "QC", "QD", "QH"]
     bot = ["2S", "5S", "8S", "JS", "3D", "6D", "KD", "4C", "7C", "TC"]  # no meld in one draw
-    body = {
-        "variant": "classic",
-        "players": 2,
-        "mode": "computer",
-        "name": "Anna",
-        "bots": {"1": "easy"},
-        "deal": fixed_deal("classic", [human, bot], discard=["5C"], stock_top=["8C", "6C", "6S"]),
-    }
-    created = (await http.post("/api/rooms", json=body)).json()
+    created = await computer_room(http, [human, bot], discard=["5C"], stock_top=["8C", "6C", "6S"])
     page = await pages.page(path=f"/r/{created['room']}#seat={created['token']}")
     bot_name = await page.locator('.opponent[data-seat="1"] .name').text_content()
     await page.locator('[data-action="draw"][data-source="stock"]').click()
@@ -115,13 +93,7 @@ async def test_a_hand_with_the_computers_turns_replays_step_by_step(pages, http)
     await expect(page.locator("#turn-line")).to_have_text("Jij bent aan de beurt: trek een kaart.")
     await page.locator('[data-action="draw"][data-source="stock"]').click()
     await expect(page.locator("#hand .card")).to_have_count(11)
-    for group in (human[:4], human[4:7]):
-        for code in group:
-            await page.locator(f'#hand .card[data-card="{code}"]').click()
-        await page.get_by_role("button", name="+ Groep").click()
-    for code in human[7:]:
-        await page.locator(f'#hand .card[data-card="{code}"]').click()
-    await page.get_by_role("button", name="Uitleggen").click()
+    await meld(page, human[:4], human[4:7], human[7:])
     await expect(page.locator("#hand .card")).to_have_count(1)
     await page.locator("#hand .card").click()
     await page.get_by_role("button", name="Afleggen").click()

@@ -6,7 +6,7 @@ import pytest
 from playwright.async_api import expect
 
 from tests.kit.browsers import PHONE, screenshot
-from tests.kit.deals import fixed_deal
+from tests.kit.rooms import computer_room
 
 pytestmark = pytest.mark.browser
 
@@ -14,17 +14,7 @@ OPENER = ["2H", "3H", "4H", "5S", "JK", "7S", "9C", "KD", "AD", "8C", "QH", "TS"
 
 
 async def rummy51_room(http) -> dict:
-    body = {
-        "variant": "rummy51",
-        "players": 2,
-        "mode": "computer",
-        "name": "Anna",
-        "bots": {"1": "easy"},
-        "deal": fixed_deal("rummy51", [OPENER, []], discard=["4C"], stock_top=["9D"]),
-    }
-    r = await http.post("/api/rooms", json=body)
-    assert r.status_code == 201, r.text
-    return r.json()
+    return await computer_room(http, [OPENER, []], ["4C"], ["9D"], variant="rummy51")
 
 
 async def test_rummy51_opening_below_51_is_refused(pages, http) -> None:
