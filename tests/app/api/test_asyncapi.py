@@ -119,7 +119,15 @@ async def test_every_frame_of_a_hand_is_as_the_document_says(
     async with httpx.AsyncClient(base_url=live_server, timeout=30) as http:
         created = await http.post(
             "/api/rooms",
-            json={"variant": variant, "players": 2, "mode": "computer", "bots": {"1": "medium"}},
+            # A fixed deal: with a random one, seat 0 now and then goes rummy on its first
+            # turn (about 1 in 4,000 in rummy51), and the bot's frames are never seen.
+            json={
+                "variant": variant,
+                "players": 2,
+                "mode": "computer",
+                "bots": {"1": "medium"},
+                "seed": 7,
+            },
         )
     assert created.status_code == 201, created.text
     room, token = created.json()["room"], created.json()["token"]
@@ -136,7 +144,8 @@ async def test_every_frame_of_a_hand_is_as_the_document_says(
     for frame in frames:
         validator.validate(frame)
     views = [f["state"] for f in seat.frames if f["type"] == "state"]
-    assert any(v["last_move"] and v["last_move"]["seat"] == 1 for v in views)
+    movers = [v["last_move"]["seat"] for v in views if v["last_move"]]
+    assert 1 in movers, (movers, views[-1]["hand_result"])
     assert views[-1]["hand_result"] is not None
 
 
