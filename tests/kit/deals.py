@@ -11,6 +11,12 @@ from typing import Any
 
 from rules.reducer import deck_of
 
+# The hands of the browser tests' classic online room of Anna and Bob (`rooms.full_room`,
+# tests/web/test_online.py): Anna's (seat 0) holds two runs and a set of kings and the 5D,
+# Bob's (seat 1) nothing that goes together.
+ANNA = ["7H", "8H", "9H", "KS", "KD", "KC", "2C", "3C", "4C", "5D"]
+BOB = ["TH", "AS", "3S", "5S", "7S", "9S", "JS", "2D", "4D", "6D"]
+
 
 def pack(variant: str) -> list[str]:
     """Every card of the variant's pack, in the pack's fixed order (suit by suit, A to K,

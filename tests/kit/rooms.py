@@ -1,5 +1,6 @@
-"""Rooms a test needs before it starts: an online room with every seat taken, and rooms
-against the computer or on one device for the browser tests."""
+"""Rooms a test needs before it starts: an online room with every seat taken (any one, or
+Anna and Bob's on a fixed deal), and rooms against the computer or on one device for the
+browser tests."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from typing import Any
 import httpx
 
 from tests.kit.clients import Api
-from tests.kit.deals import fixed_deal
+from tests.kit.deals import ANNA, BOB, fixed_deal
 from tests.kit.responses import ok
 
 
@@ -32,6 +33,18 @@ async def online_room(
         assert joined["seat"] == i
         tokens.append(joined["token"])
     return created["room"], tokens
+
+
+async def full_room(http: httpx.AsyncClient, **extra: Any) -> tuple[str, str]:
+    """A classic online room of Anna and Bob on their fixed deal (`deals.ANNA`, `deals.BOB`,
+    the 5C on the discard pile), Anna to draw; the room's id and her token. `extra` adds to
+    the create request (`spectators`...)."""
+    cards = fixed_deal("classic", [ANNA, BOB], discard=["5C"], stock_top=["QD", "8D"])
+    body = {"variant": "classic", "players": 2, "name": "Anna", "deal": cards, **extra}
+    created = (await http.post("/api/rooms", json=body)).json()
+    joined = await http.post(f"/api/rooms/{created['room']}/join", json={"name": "Bob"})
+    assert joined.status_code == 201, joined.text
+    return created["room"], created["token"]
 
 
 async def computer_room(http: Any, *deal_args: Any, **deal_kw: Any) -> dict[str, Any]:
