@@ -40,6 +40,22 @@ async def meld(page: Any, *groups: list[str]) -> None:
     await page.get_by_role("button", name="Uitleggen").click()
 
 
+async def select(page: Any, cards: list[str]) -> None:
+    """Select exactly `cards` in the hand (a free copy of each, none staged in a group),
+    after unpressing whatever was selected."""
+    from playwright.async_api import expect
+
+    pressed = page.locator('#hand .card[aria-pressed="true"]')
+    # One by one: "Selectie wissen" would drop the staged melds as well.
+    for slot in await pressed.evaluate_all("els => els.map((e) => e.dataset.id)"):
+        await page.locator(f'#hand .card[data-id="{slot}"]').click()
+    await expect(pressed).to_have_count(0)
+    for code in cards:
+        free = f'#hand .card:not(.staged)[data-card="{code}"][aria-pressed="false"]'
+        await page.locator(free).first.click()
+    await expect(page.locator('#hand .card[aria-pressed="true"]')).to_have_count(len(cards))
+
+
 def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
     """Whether two bounding boxes share any area."""
     return not (
