@@ -1,6 +1,7 @@
 """Browsers and node for the tests of web/: Debian's Chromium (its path and flags, a page
-for a test of its own), page sizes, screenshots, common gestures on the table, and node to
-run web/js modules (the `browser` and `pages` fixtures are in tests/web/conftest.py)."""
+for a test of its own), page sizes, screenshots, common gestures on the table, axe-core's
+script, and node to run web/js modules (the `browser` and `pages` fixtures are in
+tests/web/conftest.py)."""
 
 from __future__ import annotations
 
@@ -64,6 +65,14 @@ def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
         or a["y"] + a["height"] <= b["y"]
         or b["y"] + b["height"] <= a["y"]
     )
+
+
+def axe_script() -> Path:
+    """axe-core's axe.min.js, as the test extra's axe-playwright-python ships it: a test
+    adds it to a page (opened with `bypass_csp`) and calls `axe.run`."""
+    import axe_playwright_python  # type: ignore[import-untyped]
+
+    return Path(axe_playwright_python.__file__).parent / "axe.min.js"
 
 
 # Debian's Chromium for the browser tests; without the background-networking flags it
