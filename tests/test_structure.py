@@ -5,7 +5,8 @@ modules that cannot be understood apart), no part importing what it must not, mo
 functions short enough to read, and every module named in docs/architecture.md, so the map
 stays the territory. The benches (bench/) and the tests' helpers (every module under tests/
 that is not a test_*.py: the kit, the conftest.py files) are code a newcomer reads too: the
-same cycle and size rules hold for them."""
+same cycle and size rules hold for them, and no module under tests/ imports a test module:
+what tests share lives in the kit (tests/kit/)."""
 
 from __future__ import annotations
 
@@ -234,6 +235,52 @@ def test_the_product_imports_no_bench_and_no_test_code() -> None:
         if target.partition(".")[0] in ("bench", "tests")
     )
     assert wrong == []
+
+
+def _test_module_imports(tree: ast.Module) -> list[str]:
+    """The imports in `tree` that reach into a test module: a module named test_* anywhere in
+    the dotted path (`from tests.web.test_legal import create`, `from .test_play import X`,
+    `import tests.app.test_errors`) or a test_* name taken from a package (`from tests.web
+    import test_axe`), each as "line: the statement"."""
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            parts = [part for alias in node.names for part in alias.name.split(".")]
+        elif isinstance(node, ast.ImportFrom):
+            parts = (node.module or "").split(".") + [alias.name for alias in node.names]
+        else:
+            continue
+        if any(part.startswith("test_") for part in parts):
+            found.append(f"{node.lineno}: {ast.unparse(node)}")
+    return sorted(found, key=lambda line: int(line.partition(":")[0]))
+
+
+def test_the_test_import_finder_sees_every_form() -> None:
+    sample = """
+from tests.web.test_legal import create
+from tests.web import test_axe
+import tests.app.test_errors
+from .test_play import MELDS
+from tests.kit.rooms import online_room
+import tests.kit.deals
+from tests import testing
+def body():
+    from tests.app.rooms.test_play import play_out_hand
+"""
+    lines = [line.partition(":")[0] for line in _test_module_imports(ast.parse(sample))]
+    assert lines == ["2", "3", "4", "5", "10"]
+
+
+def test_no_module_under_tests_imports_a_test_module() -> None:
+    # A test module that imports another ties the two files together (moving or renaming
+    # one breaks the other, and collecting one runs the other's module code); what both
+    # need belongs in the kit, tests/kit/ (its __init__ says what each module holds).
+    found = [
+        f"{path.relative_to(ROOT)}:{line}"
+        for path in sorted((ROOT / "tests").rglob("*.py"))
+        for line in _test_module_imports(_parsed(path))
+    ]
+    assert found == []
 
 
 def test_modules_and_functions_are_short() -> None:

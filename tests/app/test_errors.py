@@ -11,7 +11,7 @@ import httpx
 from tests.kit.clients import Api
 from tests.kit.deals import fixed_deal
 from tests.kit.responses import error_code, ok
-from tests.kit.rooms import online_room
+from tests.kit.rooms import online_room, play_out_hand
 from tests.kit.servers import LiveServer
 
 DRAW = {"type": "draw", "source": "stock"}
@@ -78,8 +78,6 @@ async def test_409_not_your_turn_room_full_and_waiting(client: Api) -> None:
 
 
 async def test_409_wrong_phase_after_the_hand(client: Api) -> None:
-    from tests.app.rooms.test_play import play_out_hand
-
     room, tokens, _ = await play_out_hand(client, "classic")
     assert error_code(await client.move(room, tokens[1], DRAW, 3), 409) == "wrong_phase"
 

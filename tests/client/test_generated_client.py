@@ -21,7 +21,7 @@ import pytest
 import bots
 import rules
 from bots.client import to_view
-from tests.app.api.test_openapi_schema import OPERATIONS
+from tests.kit.openapi import OPERATIONS
 from tests.kit.servers import LiveServer
 
 PACKAGE = "rummy_api"

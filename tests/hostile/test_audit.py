@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
 import random
 from collections.abc import Iterable
 from typing import Any
@@ -28,30 +27,19 @@ import pytest
 
 import rules
 from app.records.verify import verify_log
-from bots import get_strategy
 from rules import playout
 from rules.cards import int_to_code
 from rules.shuffle import commitment
+from tests.kit.audits import GREEDY, SCALE, TABLES, ServerTruth
 from tests.kit.clients import bearer, seat_socket
-from tests.kit.leaks import leaks, public_cards
+from tests.kit.leaks import leaks
 from tests.kit.responses import ok
 from tests.kit.rooms import online_room
 from tests.kit.servers import LiveServer
 
-SCALE = max(1, int(os.environ.get("RUMMY_AUDIT_HANDS", "1")))
-TABLES = [
-    ("classic", 2),
-    ("basic", 2),
-    ("basic", 3),
-    ("basic", 4),
-    ("rummy51", 2),
-    ("rummy51", 3),
-    ("rummy51", 4),
-]
 # Over the real server (slower: a request, a database write and a frame per seat a move),
 # seats played by the greedy bot, from what their own view shows.
 LIVE_TABLES = TABLES
-GREEDY = get_strategy("greedy")
 PLAYS = (playout.MELD, playout.LAYOFF, playout.SWAP)
 
 
@@ -140,23 +128,8 @@ def test_views_never_show_hidden_cards(variant: str, players: int) -> None:
 # --- the real server ------------------------------------------------------------------------
 
 
-class LiveAudit:
+class LiveAudit(ServerTruth):
     """One random hand on the real server, every seat with its own token and socket."""
-
-    def __init__(self, live: LiveServer, http: httpx.AsyncClient, rng: random.Random) -> None:
-        self.live = live
-        self.http = http
-        self.rng = rng
-        self.truth: dict[int, rules.GameState] = {}  # version -> the server's real state
-        self.public: set[str] = set()
-        self.checked = 0
-
-    async def true_state(self, room: str) -> tuple[int, rules.GameState]:
-        game = self.live.app.state.service
-        snap = await self.live.call(lambda: game.snapshot(room))
-        self.truth[snap.version] = snap.state
-        self.public |= public_cards(snap.state)
-        return snap.version, snap.state
 
     def check(self, text: str, version: int, seat: int, sent: Iterable[str] = frozenset()) -> None:
         state = self.truth[version]

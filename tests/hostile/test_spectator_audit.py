@@ -17,7 +17,7 @@ import httpx
 from websockets.asyncio.client import connect
 
 import rules
-from tests.hostile.test_audit import GREEDY, SCALE, TABLES, LiveAudit
+from tests.kit.audits import GREEDY, SCALE, TABLES, ServerTruth
 from tests.kit.clients import Socket, bearer
 from tests.kit.leaks import cards_in, public_cards
 from tests.kit.responses import ok
@@ -32,8 +32,8 @@ def secret_cards(state: rules.GameState, public: set[str]) -> set[str]:
     return hidden - public_cards(state) - public
 
 
-class SpectatorAudit(LiveAudit):
-    """LiveAudit's record of the server's true state, checked from a spectator's side."""
+class SpectatorAudit(ServerTruth):
+    """The server's true state of each room, checked from a spectator's side."""
 
     def check_watched(self, text: str, version: int) -> None:
         state = self.truth[version]

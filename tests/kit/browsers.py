@@ -1,6 +1,7 @@
 """Browsers and node for the tests of web/: Debian's Chromium (its path and flags, a page
-for a test of its own), page sizes, screenshots, common gestures on the table, and node to
-run web/js modules (the `browser` and `pages` fixtures are in tests/web/conftest.py)."""
+for a test of its own), page sizes, screenshots, common gestures on the table, axe-core's
+script, and node to run web/js modules (the `browser` and `pages` fixtures are in
+tests/web/conftest.py)."""
 
 from __future__ import annotations
 
@@ -40,6 +41,22 @@ async def meld(page: Any, *groups: list[str]) -> None:
     await page.get_by_role("button", name="Uitleggen").click()
 
 
+async def select(page: Any, cards: list[str]) -> None:
+    """Select exactly `cards` in the hand (a free copy of each, none staged in a group),
+    after unpressing whatever was selected."""
+    from playwright.async_api import expect
+
+    pressed = page.locator('#hand .card[aria-pressed="true"]')
+    # One by one: "Selectie wissen" would drop the staged melds as well.
+    for slot in await pressed.evaluate_all("els => els.map((e) => e.dataset.id)"):
+        await page.locator(f'#hand .card[data-id="{slot}"]').click()
+    await expect(pressed).to_have_count(0)
+    for code in cards:
+        free = f'#hand .card:not(.staged)[data-card="{code}"][aria-pressed="false"]'
+        await page.locator(free).first.click()
+    await expect(page.locator('#hand .card[aria-pressed="true"]')).to_have_count(len(cards))
+
+
 def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
     """Whether two bounding boxes share any area."""
     return not (
@@ -48,6 +65,14 @@ def overlap(a: dict[str, float], b: dict[str, float]) -> bool:
         or a["y"] + a["height"] <= b["y"]
         or b["y"] + b["height"] <= a["y"]
     )
+
+
+def axe_script() -> Path:
+    """axe-core's axe.min.js, as the test extra's axe-playwright-python ships it: a test
+    adds it to a page (opened with `bypass_csp`) and calls `axe.run`."""
+    import axe_playwright_python  # type: ignore[import-untyped]
+
+    return Path(axe_playwright_python.__file__).parent / "axe.min.js"
 
 
 # Debian's Chromium for the browser tests; without the background-networking flags it

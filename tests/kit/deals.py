@@ -1,4 +1,5 @@
-"""Fixed deals: every card of a variant's pack placed where a test wants it.
+"""Fixed deals: every card of a variant's pack placed where a test wants it, and the hands
+several tests deal (Anna's and Bob's, a hand that goes out in one turn and its melds).
 
 One function for the engine's tests (`rules.Deal.model_validate(fixed_deal(...))`) and for
 the server's and the browser's (the `deal` body of `POST /api/rooms`).
@@ -10,6 +11,31 @@ from collections.abc import Sequence
 from typing import Any
 
 from rules.reducer import deck_of
+
+# The hands of the browser tests' classic online room of Anna and Bob (`rooms.full_room`,
+# tests/web/test_online.py): Anna's (seat 0) holds two runs and a set of kings and the 5D,
+# Bob's (seat 1) nothing that goes together.
+ANNA = ["7H", "8H", "9H", "KS", "KD", "KC", "2C", "3C", "4C", "5D"]
+BOB = ["TH", "AS", "3S", "5S", "7S", "9S", "JS", "2D", "4D", "6D"]
+
+# Seat 0 holds three runs that use all ten (classic, basic) or thirteen (rummy51) cards:
+# after drawing the planted stock card (deal it with `stock_top=["KS"]`) it melds
+# everything (`MELDS`), discards that card and is out (`rooms.play_out_hand`).
+OUT_IN_ONE_TURN = {
+    "classic": [["AH", "2H", "3H", "4H", "5C", "6C", "7C", "8D", "9D", "TD"]],
+    "basic": [["AH", "2H", "3H", "4H", "5C", "6C", "7C", "8D", "9D", "TD"]],
+    "rummy51": [["TH", "JH", "QH", "KH", "8C", "9C", "TC", "5D", "6D", "7D", "2S", "3S", "4S"]],
+}
+MELDS = {
+    "classic": [["AH", "2H", "3H", "4H"], ["5C", "6C", "7C"], ["8D", "9D", "TD"]],
+    "basic": [["AH", "2H", "3H", "4H"], ["5C", "6C", "7C"], ["8D", "9D", "TD"]],
+    "rummy51": [
+        ["TH", "JH", "QH", "KH"],
+        ["8C", "9C", "TC"],
+        ["5D", "6D", "7D"],
+        ["2S", "3S", "4S"],
+    ],
+}
 
 
 def pack(variant: str) -> list[str]:

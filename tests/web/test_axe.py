@@ -5,24 +5,18 @@ extra's axe-playwright-python, which ships axe.min.js."""
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import pytest
 from playwright.async_api import expect
 
+from tests.kit.browsers import axe_script
 from tests.kit.rooms import computer_room
 
 pytestmark = pytest.mark.browser
 
 HUMAN = ["AH", "2H", "3H", "4H", "5C", "5D", "5S", "6C", "6D", "6S"]
 BOT = ["TC", "TD", "TH", "TS", "JC", "JD", "JH", "JS", "QC", "QD"]
-
-
-def axe_script() -> Path:
-    import axe_playwright_python  # type: ignore[import-untyped]
-
-    return Path(axe_playwright_python.__file__).parent / "axe.min.js"
 
 
 async def serious(page: Any, where: str) -> list[str]:

@@ -16,9 +16,8 @@ from playwright.async_api import expect
 from websockets.asyncio.client import connect
 
 from tests.kit.browsers import screenshot
-from tests.kit.deals import fixed_deal
+from tests.kit.deals import ANNA, BOB, fixed_deal
 from tests.kit.servers import LiveServer, start_server
-from tests.web.test_online import ANNA, BOB
 
 pytestmark = pytest.mark.browser
 

@@ -8,8 +8,7 @@ import pytest
 from playwright.async_api import expect
 
 from tests.kit.browsers import PHONE, overlap
-from tests.kit.rooms import new_room
-from tests.web.test_watch import full_room
+from tests.kit.rooms import full_room, new_room
 
 WIDE = {"width": 1366, "height": 900}
 

@@ -7,15 +7,17 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import expect
 
-from tests.web.test_legal import create, seat_view, select
+from tests.kit.browsers import select
+from tests.kit.responses import ok
+from tests.kit.rooms import computer_room
 
 pytestmark = pytest.mark.browser
 
 HAND = ["8H", "TH", "JK", "9H", "KS", "KD", "KC", "QS", "QD", "QC", "3D", "4S", "6C"]
 
 
-async def test_the_page_offers_a_run_with_the_joker_in_a_held_cards_place(pages, http) -> None:
-    created = await create(http, "rummy51", HAND, stock_top=["2D"])
+async def test_the_page_offers_a_run_with_the_joker_in_a_held_cards_place(pages, http, api) -> None:
+    created = await computer_room(http, [HAND, []], ["4C"], ["2D"], variant="rummy51")
     page = await pages.page(path=f"/r/{created['room']}#seat={created['token']}")
     await page.locator('[data-action="draw"][data-source="stock"]').click()
     await expect(page.locator("#hand .card")).to_have_count(14)
@@ -26,13 +28,13 @@ async def test_the_page_offers_a_run_with_the_joker_in_a_held_cards_place(pages,
         await page.get_by_role("button", name="+ Groep").click()
     await meld_button.click()
     await expect(page.locator("#melds .meld")).to_have_count(2)
-    listed = (await seat_view(http, created))["legal"]["melds"]
+    listed = ok(await api.state(created["room"], created["token"]))["legal"]["melds"]
     assert ["8H", "JK", "TH"] in listed, listed
     await select(page, ["8H", "JK", "TH"])
     await expect(meld_button).to_be_enabled()
     await meld_button.click()
     await expect(page.locator("#melds .meld")).to_have_count(3)
-    view = await seat_view(http, created)
+    view = ok(await api.state(created["room"], created["token"]))
     run = next(m for m in view["melds"] if "JK" in m["cards"])
     assert run["cards"] == ["8H", "JK", "TH"] and run["stands_for"] == ["8H", "9H", "TH"]
     assert "9H" in view["hand"]

@@ -9,8 +9,9 @@ from typing import Any
 import pytest
 from playwright.async_api import expect
 
-from tests.kit.browsers import screenshot
+from tests.kit.browsers import screenshot, select
 from tests.kit.deals import fixed_deal
+from tests.kit.responses import ok
 from tests.kit.rooms import computer_room
 
 pytestmark = pytest.mark.browser
@@ -21,15 +22,6 @@ LIT = """() => ({
     .map((e) => `${e.dataset.meld}:${e.dataset.end}`).sort(),
   swaps: [...document.querySelectorAll('#melds .meld .swap')].map((e) => e.dataset.meld).sort(),
 })"""
-
-
-async def seat_view(http, created: dict[str, Any]) -> dict[str, Any]:
-    r = await http.get(
-        f"/api/rooms/{created['room']}/state",
-        headers={"Authorization": f"Bearer {created['token']}"},
-    )
-    assert r.status_code == 200, r.text
-    return dict(r.json())
 
 
 def expected(legal: dict[str, Any], cards: list[str]) -> dict[str, list[str]]:
@@ -46,27 +38,13 @@ def expected(legal: dict[str, Any], cards: list[str]) -> dict[str, list[str]]:
     }
 
 
-async def select(page, cards: list[str]) -> None:
-    pressed = page.locator('#hand .card[aria-pressed="true"]')
-    # One by one: "Selectie wissen" would drop the staged melds as well.
-    for slot in await pressed.evaluate_all("els => els.map((e) => e.dataset.id)"):
-        await page.locator(f'#hand .card[data-id="{slot}"]').click()
-    await expect(pressed).to_have_count(0)
-    for code in cards:
-        free = f'#hand .card:not(.staged)[data-card="{code}"][aria-pressed="false"]'
-        await page.locator(free).first.click()
-    await expect(page.locator('#hand .card[aria-pressed="true"]')).to_have_count(len(cards))
-
-
-async def create(http, variant: str, hand: list[str], stock_top: list[str]) -> dict[str, Any]:
-    return await computer_room(http, [hand, []], ["4C"], stock_top, variant=variant)
-
-
-async def test_a_selected_card_lights_exactly_the_melds_and_ends_legal_lists(pages, http) -> None:
+async def test_a_selected_card_lights_exactly_the_melds_and_ends_legal_lists(
+    pages, http, api
+) -> None:
     hand = ["7H", "8H", "9H", "KS", "KD", "KC", "TH", "6H", "KH", "5C"]
-    created = await create(http, "classic", hand, stock_top=["2D"])
+    created = await computer_room(http, [hand, []], ["4C"], ["2D"], variant="classic")
     page = await pages.page(path=f"/r/{created['room']}#seat={created['token']}")
-    view = await seat_view(http, created)
+    view = ok(await api.state(created["room"], created["token"]))
     assert view["legal"]["draw"] == ["stock", "discard"]
     await expect(page.locator('[data-action="draw"][data-source="stock"]')).to_be_enabled()
     await expect(page.locator('[data-action="draw"][data-source="discard"]')).to_be_enabled()
@@ -78,7 +56,7 @@ async def test_a_selected_card_lights_exactly_the_melds_and_ends_legal_lists(pag
         await page.get_by_role("button", name="+ Groep").click()
     await page.get_by_role("button", name="Uitleggen").click()
     await expect(page.locator("#melds .meld")).to_have_count(2)
-    legal = (await seat_view(http, created))["legal"]
+    legal = ok(await api.state(created["room"], created["token"]))["legal"]
     assert legal["layoffs"], legal  # the deal leaves something to lay off
     selections = [[c] for c in ("TH", "6H", "KH", "5C", "2D")] + [["TH", "6H"], ["KH", "5C"]]
     for cards in selections:
@@ -95,19 +73,20 @@ async def test_a_selected_card_lights_exactly_the_melds_and_ends_legal_lists(pag
     await screenshot(page, "table-classic-lit-layoff")
     await page.locator('#melds .end[data-end="high"]').click()
     await expect(page.locator("#melds .meld.run .card")).to_have_count(4)
-    run = next(m for m in (await seat_view(http, created))["melds"] if m["kind"] == "run")
+    melds = ok(await api.state(created["room"], created["token"]))["melds"]
+    run = next(m for m in melds if m["kind"] == "run")
     assert run["cards"] == ["7H", "8H", "9H", "TH"]
 
 
-async def test_rummy51_opening_meter_agrees_with_the_server_over_jokers(pages, http) -> None:
+async def test_rummy51_opening_meter_agrees_with_the_server_over_jokers(pages, http, api) -> None:
     # 2H-3H-4H (9) + 8C-8D-8S (24) + 5S-6S-JK: the joker is 4S (15, total 48: refused) or
     # 7S (18, total 51: accepted), as the server reads the meld; the meter must say which.
     hand = ["2H", "3H", "4H", "8C", "8D", "8S", "5S", "6S", "JK", "JK", "QC", "QD", "KH"]
-    created = await create(http, "rummy51", hand, stock_top=["9D"])
+    created = await computer_room(http, [hand, []], ["4C"], ["9D"], variant="rummy51")
     page = await pages.page(path=f"/r/{created['room']}#seat={created['token']}")
     await page.locator('[data-action="draw"][data-source="stock"]').click()
     await expect(page.locator("#hand .card")).to_have_count(14)
-    view = await seat_view(http, created)
+    view = ok(await api.state(created["room"], created["token"]))
     listed = view["legal"]["opening"]
     assert listed["needed"] == 51 and listed["opened"] is False
 
@@ -130,7 +109,7 @@ async def test_rummy51_opening_meter_agrees_with_the_server_over_jokers(pages, h
     if total < 51:
         toast = page.locator("#toast")
         await expect(toast).to_have_attribute("data-code", "opening_below_51")
-        after = await seat_view(http, created)
+        after = ok(await api.state(created["room"], created["token"]))
         assert after["melds"] == [] and after["version"] == view["version"]
         # One more meld, with the second joker in a set (QC-QD-JK: 30), opens.
         await select(page, ["QC", "QD", "JK"])
@@ -138,14 +117,14 @@ async def test_rummy51_opening_meter_agrees_with_the_server_over_jokers(pages, h
         await expect(meter).to_have_attribute("data-value", str(total))
         await page.get_by_role("button", name="Uitleggen").click()
     await expect(page.locator("#opening-meter")).to_have_count(0)
-    after = await seat_view(http, created)
+    after = ok(await api.state(created["room"], created["token"]))
     assert after["opened"][0] is True
     # The joker stands where the meter counted it: 4S for 48 (plus the set), 7S for 51.
     run = next(m for m in after["melds"] if "5S" in m["cards"])
     assert ("7S" if total == 51 else "4S") in run["stands_for"], run
 
 
-async def test_rummy51_swap_is_offered_exactly_where_legal_lists_it(pages, http) -> None:
+async def test_rummy51_swap_is_offered_exactly_where_legal_lists_it(pages, http, api) -> None:
     # Seat 0 opens with a run whose joker stands for QH, then draws QH a turn later; the test
     # plays seat 1 over HTTP so the stock order stays the deal's.
     hand = ["TH", "JH", "JK", "KH", "9S", "9D", "9C", "8H", "2C", "5D", "7S", "4S", "3D"]
@@ -174,14 +153,14 @@ async def test_rummy51_swap_is_offered_exactly_where_legal_lists_it(pages, http)
 
     auth = {"Authorization": f"Bearer {guest['token']}"}
     moves = f"/api/rooms/{created['room']}/moves"
-    version = (await seat_view(http, created))["version"]
+    version = ok(await api.state(created["room"], created["token"]))["version"]
     for move in ({"type": "draw", "source": "stock"}, {"type": "discard", "card": "2D"}):
         r = await http.post(moves, json={"move": move, "version": version}, headers=auth)
         assert r.status_code == 200, r.text
         version += 1
     await page.locator('[data-action="draw"][data-source="stock"]').click()
     await expect(page.locator('#hand .card[data-card="QH"]')).to_have_count(1)
-    legal = (await seat_view(http, created))["legal"]
+    legal = ok(await api.state(created["room"], created["token"]))["legal"]
     assert [s["card"] for s in legal["swaps"]] == ["QH"]
     for code in ("QH", "8H", "6H", "5D"):
         await select(page, [code])

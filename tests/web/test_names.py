@@ -10,8 +10,8 @@ from typing import Any
 import pytest
 from playwright.async_api import expect
 
+from tests.kit.browsers import axe_script
 from tests.kit.rooms import computer_room
-from tests.web.test_axe import axe_script
 
 pytestmark = pytest.mark.browser
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 from playwright.async_api import expect
 
-from tests.web.test_legal import create
+from tests.kit.rooms import computer_room
 
 ROOT = Path(__file__).resolve().parents[2]
 JS_COMMENT = re.compile(r"//[^\n]*|/\*.*?\*/", re.S)
@@ -77,7 +77,7 @@ def test_the_check_sees_what_the_page_once_did() -> None:
 
 @pytest.mark.browser
 async def test_a_failed_hint_says_so(pages, http) -> None:
-    created = await create(http, "classic", ["7H", "8H", "9H"], stock_top=["2D"])
+    created = await computer_room(http, [["7H", "8H", "9H"], []], ["4C"], ["2D"])
     page = await pages.page(path=None)
     await page.route("**/hint?*", lambda route: route.fulfill(status=503, body="{}"))
     await page.goto(f"/r/{created['room']}#seat={created['token']}")

@@ -9,12 +9,9 @@ import pytest
 from playwright.async_api import expect
 
 from tests.kit.browsers import PHONE, screenshot
-from tests.kit.deals import fixed_deal, value
+from tests.kit.deals import ANNA, BOB, fixed_deal, value
 
 pytestmark = pytest.mark.browser
-
-ANNA = ["7H", "8H", "9H", "KS", "KD", "KC", "2C", "3C", "4C", "5D"]
-BOB = ["TH", "AS", "3S", "5S", "7S", "9S", "JS", "2D", "4D", "6D"]
 
 
 async def _boxes(*cards) -> list[dict[str, float]]:

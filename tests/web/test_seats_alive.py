@@ -14,8 +14,7 @@ from playwright.async_api import expect
 
 from app.clock import utcnow
 from tests.kit.browsers import PHONE
-from tests.kit.deals import fixed_deal
-from tests.web.test_online import ANNA, BOB
+from tests.kit.deals import ANNA, BOB, fixed_deal
 
 pytestmark = pytest.mark.browser
 

@@ -6,20 +6,9 @@ from __future__ import annotations
 import pytest
 from playwright.async_api import expect
 
-from tests.kit.deals import fixed_deal
-from tests.web.test_online import ANNA, BOB
+from tests.kit.rooms import full_room
 
 pytestmark = pytest.mark.browser
-
-
-async def full_room(http, **extra) -> tuple[str, str]:
-    """A classic online room of Anna and Bob, Anna to draw; her id and token."""
-    cards = fixed_deal("classic", [ANNA, BOB], discard=["5C"], stock_top=["QD", "8D"])
-    body = {"variant": "classic", "players": 2, "name": "Anna", "deal": cards, **extra}
-    created = (await http.post("/api/rooms", json=body)).json()
-    joined = await http.post(f"/api/rooms/{created['room']}/join", json={"name": "Bob"})
-    assert joined.status_code == 201, joined.text
-    return created["room"], created["token"]
 
 
 async def test_a_third_browser_watches_a_full_room_live(pages, http) -> None:

@@ -14,6 +14,7 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
 from tests.kit.clients import Api, Socket, seat_socket
+from tests.kit.deals import MELDS, OUT_IN_ONE_TURN, fixed_deal
 from tests.kit.responses import ok
 from tests.kit.rooms import online_room
 from tests.kit.servers import LiveServer
@@ -67,9 +68,6 @@ async def test_presence_goes_to_everyone(server: LiveServer, client: Api) -> Non
 
 
 async def test_moves_and_votes_over_the_socket(server: LiveServer, client: Api) -> None:
-    from tests.app.rooms.test_play import MELDS, OUT_IN_ONE_TURN
-    from tests.kit.deals import fixed_deal
-
     deal = fixed_deal("classic", players=2, hands=OUT_IN_ONE_TURN["classic"], stock_top=["KS"])
     room, tokens = await online_room(client, variant="classic", deal=deal)
     async with seat_socket(server, room, tokens[0]) as a, seat_socket(server, room, tokens[1]) as b:

@@ -13,7 +13,7 @@ from pathlib import Path
 import httpx
 
 from tests.kit.clients import Api
-from tests.kit.deals import fixed_deal
+from tests.kit.deals import MELDS, OUT_IN_ONE_TURN, fixed_deal
 from tests.kit.ports import free_port
 from tests.kit.processes import RUMMY, wait_serving
 from tests.kit.responses import ok
@@ -49,7 +49,6 @@ def serve(database: Path, port: int) -> Iterator[subprocess.Popen[bytes]]:
 
 
 async def test_acknowledged_moves_survive_kill_9(tmp_path: Path) -> None:
-    from tests.app.rooms.test_play import MELDS, OUT_IN_ONE_TURN
 
     database, port = tmp_path / "durable.db", free_port()
     deal = fixed_deal("classic", players=2, hands=OUT_IN_ONE_TURN["classic"], stock_top=["KS"])

@@ -18,7 +18,7 @@ from app.config import Settings
 from app.persist.sealing import key_file
 from app.rooms.tokens import fixed_match_seed
 from tests.kit.clients import Api
-from tests.kit.deals import fixed_deal
+from tests.kit.deals import MELDS, OUT_IN_ONE_TURN, fixed_deal
 from tests.kit.responses import ok
 from tests.kit.rooms import online_room
 
@@ -152,7 +152,6 @@ async def room_state(database_url: str, room: str) -> str:
 async def test_a_room_stored_in_the_clear_is_sealed_at_start_and_plays_on(
     sealed_url: str, make_server, tmp_path: Path
 ) -> None:
-    from tests.app.rooms.test_play import MELDS, OUT_IN_ONE_TURN
 
     key_file = key_file_for(sealed_url, tmp_path)
     deal = fixed_deal("classic", players=2, hands=OUT_IN_ONE_TURN["classic"], stock_top=["KS"])

@@ -6,42 +6,9 @@ import pytest
 
 import rules
 from tests.kit.clients import Api
-from tests.kit.deals import fixed_deal
+from tests.kit.deals import MELDS, OUT_IN_ONE_TURN, fixed_deal
 from tests.kit.responses import error_code, ok
-from tests.kit.rooms import online_room
-
-# Seat 0 holds three runs that use all ten (classic, basic) or thirteen (rummy51) cards:
-# after drawing the planted stock card it melds everything, discards that card and is out.
-OUT_IN_ONE_TURN = {
-    "classic": [["AH", "2H", "3H", "4H", "5C", "6C", "7C", "8D", "9D", "TD"]],
-    "basic": [["AH", "2H", "3H", "4H", "5C", "6C", "7C", "8D", "9D", "TD"]],
-    "rummy51": [["TH", "JH", "QH", "KH", "8C", "9C", "TC", "5D", "6D", "7D", "2S", "3S", "4S"]],
-}
-MELDS = {
-    "classic": [["AH", "2H", "3H", "4H"], ["5C", "6C", "7C"], ["8D", "9D", "TD"]],
-    "basic": [["AH", "2H", "3H", "4H"], ["5C", "6C", "7C"], ["8D", "9D", "TD"]],
-    "rummy51": [
-        ["TH", "JH", "QH", "KH"],
-        ["8C", "9C", "TC"],
-        ["5D", "6D", "7D"],
-        ["2S", "3S", "4S"],
-    ],
-}
-
-
-async def play_out_hand(api: Api, variant: str) -> tuple[str, list[str], dict]:
-    deal = fixed_deal(variant, players=2, hands=OUT_IN_ONE_TURN[variant], stock_top=["KS"])
-    room, tokens = await online_room(api, variant=variant, deal=deal)
-    view = ok(await api.state(room, tokens[0]))
-    assert view["phase"] == "draw" and view["turn"] == 0 and view["version"] == 0
-    assert sorted(view["hand"]) == sorted(OUT_IN_ONE_TURN[variant][0])
-    view = ok(await api.move(room, tokens[0], {"type": "draw", "source": "stock"}, 0))
-    assert view["version"] == 1 and "KS" in view["hand"] and view["phase"] == "play"
-    view = ok(await api.move(room, tokens[0], {"type": "meld", "melds": MELDS[variant]}, 1))
-    assert view["hand"] == ["KS"] and len(view["melds"]) == len(MELDS[variant])
-    view = ok(await api.move(room, tokens[0], {"type": "discard", "card": "KS"}, 2))
-    assert view["version"] == 3
-    return room, tokens, view
+from tests.kit.rooms import online_room, play_out_hand
 
 
 @pytest.mark.parametrize("variant", ["classic", "basic", "rummy51"])

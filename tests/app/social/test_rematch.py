@@ -11,10 +11,8 @@ import pytest
 from sqlalchemy import func, select
 
 from app.models import Room
-from tests.app.rooms.test_play import MELDS, OUT_IN_ONE_TURN
-from tests.app.social.test_chat import socket
-from tests.kit.clients import Api
-from tests.kit.deals import fixed_deal
+from tests.kit.clients import Api, seat_socket
+from tests.kit.deals import MELDS, OUT_IN_ONE_TURN, fixed_deal
 from tests.kit.responses import error_code, ok
 from tests.kit.rooms import online_room
 from tests.kit.servers import LiveServer
@@ -63,7 +61,7 @@ async def test_both_seats_at_once_make_one_rematch(
     server: LiveServer, client: Api, mode: str
 ) -> None:
     room, tokens = await finished(client, mode)
-    async with socket(server, room, tokens[0]) as watcher:
+    async with seat_socket(server, room, tokens[0]) as watcher:
         await watcher.state()
         before = await _rooms(server)
         # Every human seat presses at the same moment (a local room's one device: twice).
