@@ -10,16 +10,9 @@ import pytest
 import rules
 from bots import LEVELS, STRATEGY_NAMES, get_strategy
 from bots.expert import ExpertStrategy
+from tests.kit.scenarios import EVERY_TABLE
 
-SETUPS = [
-    ("classic", 2),
-    ("basic", 2),
-    ("basic", 3),
-    ("basic", 4),
-    ("rummy51", 2),
-    ("rummy51", 3),
-    ("rummy51", 4),
-]
+SETUPS = EVERY_TABLE
 
 
 def play_hand(variant: str, names: list[str], seed: int, max_moves: int = 3000) -> int:

@@ -17,11 +17,12 @@ import httpx
 from websockets.asyncio.client import connect
 
 import rules
-from tests.kit.audits import GREEDY, SCALE, TABLES, ServerTruth
+from tests.kit.audits import GREEDY, SCALE, ServerTruth
 from tests.kit.clients import Socket, bearer
 from tests.kit.leaks import cards_in, public_cards
 from tests.kit.responses import ok
 from tests.kit.rooms import online_room
+from tests.kit.scenarios import EVERY_TABLE
 from tests.kit.servers import LiveServer
 
 
@@ -89,7 +90,7 @@ class SpectatorAudit(ServerTruth):
 
 
 async def test_a_spectator_never_sees_a_hidden_card(live_server: LiveServer) -> None:
-    tables = TABLES * SCALE
+    tables = EVERY_TABLE * SCALE
     async with httpx.AsyncClient(base_url=live_server, timeout=60) as http:
         audit = SpectatorAudit(live_server, http, random.Random(5151))
         for variant, players in tables:

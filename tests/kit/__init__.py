@@ -2,7 +2,7 @@
 in-memory store), and whatever two test modules share: a test module imports the kit, never
 another test module (tests/test_structure.py checks).
 
-- `audits`: what the hidden-information audits share (their scale, tables, greedy bot, and
+- `audits`: what the hidden-information audits share (their scale, greedy bot, and
   `ServerTruth`, the server's true state of a room at each version).
 - `browsers`: Chromium, page sizes, screenshots, gestures on the table (`meld`, `select`),
   axe-core's script, node for web/js modules.
@@ -21,7 +21,7 @@ another test module (tests/test_structure.py checks).
 - `responses`: checks of the server's answers (`ok`, `error_code`).
 - `rooms`: rooms a test starts from (`online_room`, `full_room`, `play_out_hand`,
   `computer_room`, `new_room`).
-- `scenarios`: the engine's scenarios.
+- `scenarios`: every variant at every player count (`EVERY_TABLE`), the engine's scenarios.
 - `servers`: a real server in the test's process (`start_server`, `LiveServer`).
 - `tables`: tables that play on their own over REST, for the operator's tests.
 """

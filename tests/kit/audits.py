@@ -1,7 +1,7 @@
 """What the hidden-information audits share (tests/hostile/test_audit.py, a seat's side,
-and tests/hostile/test_spectator_audit.py, a spectator's): how far they go, the tables they
-play, the greedy bot that plays the seats, and `ServerTruth`, the server's true state of a
-room at each version it reached."""
+and tests/hostile/test_spectator_audit.py, a spectator's): how far they go (`SCALE` hands
+at every table of `scenarios.EVERY_TABLE`), the greedy bot that plays the seats, and
+`ServerTruth`, the server's true state of a room at each version it reached."""
 
 from __future__ import annotations
 
@@ -17,16 +17,6 @@ from tests.kit.servers import LiveServer
 
 # `RUMMY_AUDIT_HANDS` scales every audit (default 1).
 SCALE = max(1, int(os.environ.get("RUMMY_AUDIT_HANDS", "1")))
-# Every variant at every player count, (variant, players).
-TABLES = [
-    ("classic", 2),
-    ("basic", 2),
-    ("basic", 3),
-    ("basic", 4),
-    ("rummy51", 2),
-    ("rummy51", 3),
-    ("rummy51", 4),
-]
 # The audits' seats play the greedy bot, from what their own view shows, with the audit's
 # own random generator.
 GREEDY = get_strategy("greedy")

@@ -1,5 +1,5 @@
-"""The engine's scenarios: games dealt exactly so, moves from short calls, and an assertion
-for rejected moves."""
+"""The engine's scenarios: every variant at every player count (`EVERY_TABLE`), games dealt
+exactly so, moves from short calls, and an assertion for rejected moves."""
 
 from __future__ import annotations
 
@@ -11,6 +11,14 @@ import pytest
 
 import rules
 from tests.kit.deals import fixed_deal
+
+# Every variant at every player count it allows, (variant, players): what a test that must
+# hold "in every variant" runs over, read from the rules so a new variant joins it.
+EVERY_TABLE = [
+    (name, players)
+    for name, ruleset in rules.VARIANTS.items()
+    for players in range(ruleset.min_players, ruleset.max_players + 1)
+]
 
 
 def game(

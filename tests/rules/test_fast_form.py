@@ -18,9 +18,9 @@ import pytest
 import rules
 from rules import playout
 from rules.legal import game_from_view
+from tests.kit.scenarios import EVERY_TABLE
 
-CASES = [("classic", 2), ("basic", 2), ("basic", 3), ("basic", 4),
-         ("rummy51", 2), ("rummy51", 3), ("rummy51", 4)]  # fmt: skip
+CASES = EVERY_TABLE
 HANDS = 3  # per case, or as many as end in MOVES moves (at least one)
 MOVES = 800
 

@@ -19,8 +19,7 @@ from rules.boundary.state import state_from_game
 from rules.cards import code_to_int, ints
 from tests.kit import scenarios
 
-CASES = [("classic", 2), ("basic", 2), ("basic", 3), ("basic", 4),
-         ("rummy51", 2), ("rummy51", 3), ("rummy51", 4)]  # fmt: skip
+CASES = scenarios.EVERY_TABLE
 POSITIONS = 700  # per case: about 5,000 in all
 END = {None: playout.END_ANY, "low": playout.END_LOW, "high": playout.END_HIGH}
 

@@ -9,10 +9,9 @@ import pytest
 
 import rules
 from rules.reducer import deck_of
-from tests.kit.scenarios import all_cards
+from tests.kit.scenarios import EVERY_TABLE, all_cards
 
-CASES = [("classic", 2), ("basic", 2), ("basic", 3), ("basic", 4)]
-CASES += [("rummy51", 2), ("rummy51", 3), ("rummy51", 4)]
+CASES = EVERY_TABLE
 
 
 @pytest.mark.parametrize(("variant", "players"), CASES)
