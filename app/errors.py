@@ -174,14 +174,15 @@ def error_json(exc: Exception) -> tuple[int, bytes]:
 def field_errors(errors: Iterable[Mapping[str, Any]]) -> tuple[str, list[dict[str, Any]]]:
     """A 422's message and `details` from pydantic's (or FastAPI's) errors: every invalid
     field, each with where it is and why (docs/api.md, "Errors"). The message names the
-    first and counts the rest.
+    first and counts the rest. What the client sent is shown by its first `SHOWN` characters
+    at most (an unknown move type, a map's key).
 
     >>> field_errors([{"loc": ("body", "players"), "msg": "too small"}])
     ('body.players: too small', [{'loc': ['body', 'players'], 'message': 'too small'}])
     """
     details = [
-        {"loc": [p if isinstance(p, int) else str(p) for p in e.get("loc", ())],
-         "message": str(e.get("msg", "invalid"))}
+        {"loc": [p if isinstance(p, int) else shown(str(p)) for p in e.get("loc", ())],
+         "message": _field_message(e)}
         for e in errors
     ]  # fmt: skip
     if not details:
@@ -191,3 +192,33 @@ def field_errors(errors: Iterable[Mapping[str, Any]]) -> tuple[str, list[dict[st
     if len(details) > 1:
         message += f" (and {len(details) - 1} more: see details)"
     return message, details
+
+
+# pydantic's message for an unknown tag holds the tag as sent, and `loc` a map's keys as
+# sent: a 3 KB move type came back twice. Their first characters say which field it was.
+SHOWN = 40
+
+
+def shown(text: str) -> str:
+    """`text`, or its first `SHOWN` characters and an ellipsis.
+
+    >>> shown("x" * 50)
+    'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx…'
+    """
+    return text if len(text) <= SHOWN else text[:SHOWN] + "…"
+
+
+def _field_message(error: Mapping[str, Any]) -> str:
+    """pydantic's message of one invalid field, the tag it quotes shortened (`shown`).
+
+    >>> ctx = {"tag": "y" * 99, "discriminator": "'type'", "expected_tags": "'draw'"}
+    >>> _field_message({"type": "union_tag_invalid", "ctx": ctx, "msg": "..."})[:20]
+    "Input tag 'yyyyyyyyy"
+    """
+    ctx = error.get("ctx")
+    if error.get("type") == "union_tag_invalid" and isinstance(ctx, Mapping):
+        return (
+            f"Input tag '{shown(str(ctx.get('tag')))}' found using {ctx.get('discriminator')} "
+            f"does not match any of the expected tags: {ctx.get('expected_tags')}"
+        )
+    return str(error.get("msg", "invalid"))

@@ -273,7 +273,7 @@ def _parse_seen(values: Sequence[str]) -> dict[int, list[str]]:
     seen: dict[int, list[str]] = {}
     for value in values:
         hand, sep, digest = value.partition("=")
-        if not sep or not hand.strip().isdigit():
+        if not sep or not (hand.strip().isascii() and hand.strip().isdigit()):
             raise ValueError(f"--commitment takes HAND=HEX, not {value!r}")
         seen.setdefault(int(hand), []).append(digest.strip())
     return seen

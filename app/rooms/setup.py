@@ -15,7 +15,7 @@ from typing import NotRequired, TypedDict
 import bots
 import rules
 from app.config import Settings
-from app.errors import Forbidden, InvalidRequest
+from app.errors import Forbidden, InvalidRequest, shown
 from app.persist.rows import NewSeat, Snapshot, new_snapshot
 from app.rooms.entries import first_deadline
 from app.rooms.tokens import fixed_match_seed, hash_token, new_token
@@ -111,7 +111,7 @@ def planned_room(
     table_players(variant, len(seats), limit)
     for seat in seats:
         if seat.bot is not None and not is_known_bot(seat.bot):
-            raise InvalidRequest(f"bots: unknown strategy {seat.bot!r}")
+            raise InvalidRequest(f"bots: unknown strategy {shown(seat.bot)!r}")
     state = rules.new_game(variant, len(seats), seed=match_seed, deal=deal, limit=limit)
     room = new_snapshot(
         room_id or new_room_id(),
@@ -141,7 +141,7 @@ def table_players(variant: str, players: int | None, limit: int | None) -> int:
     """The player count of a table of `variant` (its fewest when None), checked with the
     penalty limit. Raises InvalidRequest."""
     if variant not in rules.VARIANTS:
-        raise InvalidRequest(f"unknown variant {variant!r}; see GET /api/variants")
+        raise InvalidRequest(f"unknown variant {shown(variant)!r}; see GET /api/variants")
     ruleset = rules.get_variant(variant)
     low, high = players_range(ruleset)
     players = low if players is None else players
@@ -179,10 +179,13 @@ def seat_bots(mode: str, players: int, chosen: Mapping[str, str]) -> dict[int, s
     a computer room every other seat too, at the default level. Raises InvalidRequest."""
     found: dict[int, str] = {}
     for key, strategy in chosen.items():
-        if not key.isdigit() or not 1 <= int(key) < players:
-            raise InvalidRequest(f"bots: seat {key!r} must be a number from 1 to {players - 1}")
+        # Compared as text: int() fails on "²" (a digit to str.isdigit) and on 5,000 digits.
+        if key not in {str(seat) for seat in range(1, players)}:
+            raise InvalidRequest(
+                f"bots: seat {shown(key)!r} must be a number from 1 to {players - 1}"
+            )
         if not is_known_bot(strategy):
-            raise InvalidRequest(f"bots: unknown strategy {strategy!r}")
+            raise InvalidRequest(f"bots: unknown strategy {shown(strategy)!r}")
         found[int(key)] = strategy
     if mode == "computer":
         for i in range(1, players):

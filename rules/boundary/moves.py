@@ -38,8 +38,10 @@ def meld_id(text: str) -> int:
     Raises:
         MeldNotFound: not a meld id this engine hands out.
     """
-    if len(text) > 1 and text[0] == "m" and text[1:].isdigit():
-        return int(text[1:])
+    digits = text[1:]
+    # ASCII only: "²" is a digit to str.isdigit, and int() refuses it.
+    if digits and text[0] == "m" and digits.isascii() and digits.isdigit():
+        return int(digits)
     raise MeldNotFound(f"there is no meld {text!r} on the table")
 
 

@@ -164,6 +164,33 @@ async def test_422_invalid_request(client: Api) -> None:
     assert error_code(await client.http.get(f"/api/rooms/{long_id}"), 422) == "invalid_request"
 
 
+async def test_422_shows_only_the_start_of_what_was_sent(client: Api) -> None:
+    # pydantic quotes an unknown move type, and names a map's keys, as sent: 3,000
+    # characters came back twice in one error. The error says which field, no more.
+    room, tokens = await online_room(client, seed=5)
+    junk = "q" * 3000
+    response = await client.move(room, tokens[0], {"type": junk}, 0)
+    assert error_code(response, 422) == "invalid_move"
+    error = response.json()["error"]
+    assert len(response.content) < 1000, len(response.content)
+    assert f"'{'q' * 40}…'" in error["message"]
+    assert "expected tags: 'draw', 'meld', 'layoff', 'swap', 'discard'" in error["message"]
+    response = await client.create(mode="computer", bots={junk: "greedy"})
+    assert error_code(response, 422) == "invalid_request"
+    assert len(response.content) < 1000, len(response.content)
+    assert ok(await client.state(room, tokens[0]))["version"] == 0  # and nothing changed
+
+
+async def test_a_meld_id_of_odd_digits_is_no_meld(client: Api) -> None:
+    # "m²": "²" is a digit to str.isdigit, and int() refused it with a 500.
+    room, tokens = await online_room(client, seed=5)
+    view = ok(await client.move(room, tokens[0], DRAW, 0))
+    for meld in ("m²", "m١", "m" + "9" * 31):
+        layoff = {"type": "layoff", "cards": [view["hand"][0]], "meld": meld}
+        assert error_code(await client.move(room, tokens[0], layoff, 1), 422) == "meld_not_found"
+    assert ok(await client.state(room, tokens[0]))["version"] == 1
+
+
 async def test_429_when_one_client_creates_too_fast(make_server) -> None:
     server: LiveServer = make_server(rate_limit_enabled=True, rate_create="3/minute")
     async with httpx.AsyncClient(base_url=server) as http:
@@ -184,6 +211,9 @@ async def test_no_5xx_for_odd_input(client: Api) -> None:
         ("POST", "/api/rooms", {"deal": {"hands": [], "discard": [], "stock": []}}),
         ("POST", "/api/rooms", {"name": "x" * 1000}),
         ("POST", "/api/rooms", {"bots": {"1": "greedy"}, "mode": "online", "players": 2}),
+        # A digit to str.isdigit that int() refuses, and more digits than int() reads.
+        ("POST", "/api/rooms", {"bots": {"\u00b2": "greedy"}, "mode": "computer"}),
+        ("POST", "/api/rooms", {"bots": {"1" * 5000: "greedy"}, "mode": "computer"}),
         ("GET", "/api/rooms/abc/ws", None),
     ]
     for method, path, body in odd:
