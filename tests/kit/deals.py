@@ -1,5 +1,6 @@
 """Fixed deals: every card of a variant's pack placed where a test wants it, and the hands
-several tests deal (Anna's and Bob's, a hand that goes out in one turn and its melds).
+several tests deal (Anna's and Bob's, a human's against a bot, a hand that goes out in one
+turn and its melds).
 
 One function for the engine's tests (`rules.Deal.model_validate(fixed_deal(...))`) and for
 the server's and the browser's (the `deal` body of `POST /api/rooms`).
@@ -17,6 +18,12 @@ from rules.reducer import deck_of
 # Bob's (seat 1) nothing that goes together.
 ANNA = ["7H", "8H", "9H", "KS", "KD", "KC", "2C", "3C", "4C", "5D"]
 BOB = ["TH", "AS", "3S", "5S", "7S", "9S", "JS", "2D", "4D", "6D"]
+
+# A computer room's deal in which the human (seat 0) can go out on the first turn: draw the
+# planted 9C, meld AH-4H, the fives and the sixes, discard the 9C (the accessibility and
+# names tests play it to the hand's end; the bot never moves).
+HUMAN = ["AH", "2H", "3H", "4H", "5C", "5D", "5S", "6C", "6D", "6S"]
+BOT = ["TC", "TD", "TH", "TS", "JC", "JD", "JH", "JS", "QC", "QD"]
 
 # Seat 0 holds three runs that use all ten (classic, basic) or thirteen (rummy51) cards:
 # after drawing the planted stock card (deal it with `stock_top=["KS"]`) it melds

@@ -11,12 +11,10 @@ import pytest
 from playwright.async_api import expect
 
 from tests.kit.browsers import axe_script
+from tests.kit.deals import BOT, HUMAN
 from tests.kit.rooms import computer_room
 
 pytestmark = pytest.mark.browser
-
-HUMAN = ["AH", "2H", "3H", "4H", "5C", "5D", "5S", "6C", "6D", "6S"]
-BOT = ["TC", "TD", "TH", "TS", "JC", "JD", "JH", "JS", "QC", "QD"]
 
 
 async def serious(page: Any, where: str) -> list[str]:
