@@ -130,8 +130,8 @@ class Table:
 
 
 @pytest.fixture(scope="module")
-async def table(live_server: LiveServer) -> AsyncIterator[Table]:
-    async with http_client(live_server) as http:
+async def table(server: LiveServer) -> AsyncIterator[Table]:
+    async with http_client(server) as http:
         deal = fixed_deal("classic", [ANNA, BOB], discard=["5C"], stock_top=["QD", "8D"])
         room, tokens = await online_room(http, "classic", deal=deal, name="Anna")
         api = Api(http)
@@ -609,7 +609,7 @@ def _frame_places(t: Table) -> dict[str, list[Callable[[str], Any]]]:
 
 @pytest.mark.parametrize("place", ["frame type", "move frame", "vote frame", "chat frame"])
 async def test_odd_strings_in_every_frame_a_seat_sends(
-    table: Table, live_server: LiveServer, place: str, caplog: pytest.LogCaptureFixture
+    table: Table, server: LiveServer, place: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING)
     before = await table.versions()
@@ -622,7 +622,7 @@ async def test_odd_strings_in_every_frame_a_seat_sends(
         )
     )
     frames = [_wire(make(odd)) for make in _frame_places(table)[place] for odd in ODD]
-    wrong = await _in_session(live_server.ws_url, room, token, frames)
+    wrong = await _in_session(server.ws_url, room, token, frames)
     assert not wrong, "\n".join(wrong)
     assert await table.versions() == before
     assert not _errors_logged(caplog)
@@ -630,10 +630,10 @@ async def test_odd_strings_in_every_frame_a_seat_sends(
 
 @pytest.mark.parametrize("place", ["auth token", "auth type", "query token", "query watch", "room"])
 async def test_odd_strings_in_a_socket_s_opening(
-    table: Table, live_server: LiveServer, place: str, caplog: pytest.LogCaptureFixture
+    table: Table, server: LiveServer, place: str, caplog: pytest.LogCaptureFixture
 ) -> None:
     caplog.set_level(logging.WARNING)
-    url = f"{live_server.ws_url}/api/rooms/{table.room}/ws"
+    url = f"{server.ws_url}/api/rooms/{table.room}/ws"
     wrong: list[str] = []
     for odd in ODD:
         if place == "auth token":
@@ -645,7 +645,7 @@ async def test_odd_strings_in_a_socket_s_opening(
         elif place == "query watch":
             problem = await _opening(f"{url}?watch={_url(odd)}", None)
         else:
-            other = f"{live_server.ws_url}/api/rooms/{_url(odd)}/ws"
+            other = f"{server.ws_url}/api/rooms/{_url(odd)}/ws"
             problem = await _opening(other, _wire({"type": "auth", "token": table.tokens[1]}))
         if problem:
             wrong.append(f"{place} {odd[:12]!r}: {problem}")
