@@ -3,6 +3,7 @@ the acting seat (with the room it was authorized on, for the move path)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Annotated
 
@@ -17,6 +18,9 @@ RoomId = Annotated[
     str,
     Path(min_length=1, max_length=32, pattern=r"^[A-Za-z0-9_-]+$", description="the room id"),
 ]
+# RoomId's shape, for the websocket's path (app/api/ws.py checks it itself: FastAPI would
+# refuse a socket's bad parameter with 1008, a close code the API does not document).
+ROOM_ID = re.compile(r"[A-Za-z0-9_-]{1,32}")
 
 _bearer = HTTPBearer(auto_error=False, description="the seat token")
 

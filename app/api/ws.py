@@ -31,6 +31,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from pydantic import ValidationError
 
 import rules
+from app.api.deps import ROOM_ID
 from app.api.fanout import Audience, Fanout
 from app.api.outbox import CLOSE_BEHIND, Outbox, SendNow
 from app.errors import (
@@ -109,6 +110,10 @@ async def _admit(
     websocket: WebSocket, service: RoomService, room: str, token: str | None, watch: bool
 ) -> int | None:
     """The socket's seat, None for a spectator. Raises AppError to refuse it."""
+    if not ROOM_ID.fullmatch(room):
+        # No room has such an id, and PostgreSQL refuses a NUL in a query (a 1006 and a
+        # traceback): the REST routes check the id's shape in their path, the socket here.
+        raise RoomNotFound("no such room")
     if watch:
         # The room must exist and allow spectators; the view made here is the one the
         # fan-out then sends.
