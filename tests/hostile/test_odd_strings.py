@@ -18,11 +18,9 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
-from dataclasses import dataclass, field, replace
-from pathlib import Path
+from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
-from urllib.parse import quote
 
 import httpx
 import pytest
@@ -31,67 +29,24 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from tests.kit.clients import Api, http_client
 from tests.kit.deals import ANNA, BOB, fixed_deal
+from tests.kit.oddities import (
+    CLOSE_CODES,
+    ODD,
+    OPS,
+    SCHEMA,
+    Req,
+    body_places,
+    broken_promise,
+    in_frame,
+    places_of,
+    send,
+    url_part,
+    wire,
+)
 from tests.kit.openapi import OPERATIONS
 from tests.kit.responses import ok
 from tests.kit.rooms import online_room, play_out_hand
 from tests.kit.servers import LiveServer
-
-ODD = [
-    "²",
-    "١٢",  # Arabic-Indic digits: str.isdigit, not int()'s ASCII
-    "m²",
-    "m١",
-    "\u00a0",
-    "\x00",
-    "a\ud800b",  # a lone surrogate: json.dumps writes it as the escape \ud800
-    "\u202e",
-    "\u200b",
-    "\ufeff",
-    "e\u0301" * 200,
-    "🂡" * 100,
-    "x" * 5000,
-    "1" * 5000,
-    "-0",
-    "NaN",
-    "1e309",
-    " ",
-    "",
-    "null",
-    "../../etc/passwd",
-    "<script>",
-]
-
-CLOSE_CODES = {
-    c["code"]
-    for c in json.loads((Path(__file__).parents[2] / "docs" / "asyncapi.json").read_text())[
-        "x-close-codes"
-    ]
-} - {1011}
-
-Path_ = tuple[str | int, ...]
-
-
-def _wire(value: Any) -> str:
-    """JSON with ASCII escapes: a lone surrogate goes out as the text `\\ud800`."""
-    return json.dumps(value)
-
-
-def _url(text: str) -> str:
-    """`text` percent-encoded as UTF-8 (a lone surrogate as the bytes it would be)."""
-    return quote(text.encode("utf-8", "surrogatepass"), safe="")
-
-
-@dataclass
-class Req:
-    """One request: path parameters, query, headers and body are what the places vary."""
-
-    method: str
-    path: str
-    params: dict[str, str] = field(default_factory=dict)
-    query: dict[str, str] = field(default_factory=dict)
-    headers: dict[str, str] = field(default_factory=dict)
-    body: Any = None
-    token: str | None = None
 
 
 @dataclass
@@ -190,7 +145,9 @@ async def _join(t: Table) -> Req:  # a fresh room each time: an odd name that is
     )
 
 
-async def _play(t: Table) -> Req:  # a fresh invitation each time: one is good for one entry
+async def _play(
+    t: Table,
+) -> Req:  # a fresh invitation each time: one is good for one entry
     body = {"name": "Cleo", "invite": await t.fresh_invite()}
     return Req("post", "/api/challenges/{challenge}/play", {"challenge": t.challenge}, body=body)
 
@@ -277,7 +234,11 @@ BASES: dict[str, list[Base]] = {
     "replay_record": [
         _fixed(lambda t: Req("post", "/api/replays", query={"hand": "0"}, body=t.record)),
         # A log's own parts; its moves and results are the record's.
-        _only(_fixed(lambda t: Req("post", "/api/replays", body=t.log)), "room", "hands/0/start"),
+        _only(
+            _fixed(lambda t: Req("post", "/api/replays", body=t.log)),
+            "room",
+            "hands/0/start",
+        ),
     ],
     "get_record": [_done("get", "/api/rooms/{room}/record")],
     "post_chat": [_room("post", "/api/rooms/{room}/chat", {"text": "hi"})],
@@ -318,163 +279,6 @@ BASES: dict[str, list[Base]] = {
 }
 
 
-def _app_schema() -> dict[str, Any]:
-    from app.config import Settings
-    from app.main import create_app
-
-    return create_app(Settings(database_url="sqlite+aiosqlite:///:memory:")).openapi()
-
-
-SCHEMA = _app_schema()
-OPS = {
-    op["operationId"]: (method, path, op)
-    for path, ops in SCHEMA["paths"].items()
-    for method, op in ops.items()
-}
-
-
-def _resolve(schema: Any, value: Any) -> dict[str, Any]:
-    """The schema `value` is checked against: $refs followed, the branch of a union that
-    fits it (a move by its `type`)."""
-    while isinstance(schema, dict):
-        if "$ref" in schema:
-            schema = SCHEMA["components"]["schemas"][schema["$ref"].rsplit("/", 1)[1]]
-            continue
-        branches = schema.get("oneOf") or schema.get("anyOf")
-        if not branches:
-            return schema
-        mapping = schema.get("discriminator", {}).get("mapping", {})
-        if isinstance(value, dict) and value.get("type") in mapping:
-            schema = {"$ref": mapping[value["type"]]}
-            continue
-        kind = {dict: "object", list: "array", str: "string", bool: "boolean"}.get(
-            type(value), "integer" if isinstance(value, int) else "null"
-        )
-        fits = [b for b in branches if _resolve(b, None).get("type") == kind] or branches
-        if kind == "object":  # the object branch whose properties the value uses most
-            fits.sort(key=lambda b: -len(set(value) & set(_resolve(b, None).get("properties", {}))))
-        schema = fits[0]
-    return {}
-
-
-def _body_places(value: Any, schema: Any, path: Path_ = ()) -> Iterator[tuple[str, Path_]]:
-    """("set", path) for every leaf, ("key", path) for every key of a map, ("add", path) for
-    every property the schema names that the value leaves out; of a list, its first item, or
-    its first and last when they are objects (a record's moves; a deal's 52 cards are alike)."""
-    schema = _resolve(schema, value)
-    if isinstance(value, dict):
-        props = schema.get("properties", {})
-        extra = schema.get("additionalProperties")
-        for key, item in value.items():
-            if key not in props and isinstance(extra, dict):
-                yield "key", (*path, key)
-            yield from _body_places(item, props.get(key, extra), (*path, key))
-        for key in props:
-            if key not in value:
-                yield "add", (*path, key)
-    elif isinstance(value, list) and value:
-        items = schema.get("items")
-        # Objects (a record's moves: a draw first, a discard last) differ; cards are alike.
-        ends = {0, len(value) - 1} if isinstance(value[0], dict) else {0}
-        for i in sorted(ends):
-            yield from _body_places(value[i], items, (*path, i))
-    elif isinstance(value, str) or len(path) <= 2:
-        # Every string; of the other leaves, the body's own and its objects' (players,
-        # version, seat), not a record's every number.
-        yield "set", path
-
-
-def _put(body: Any, how: str, path: Path_, odd: str) -> Any:
-    body = json.loads(json.dumps(body))  # a copy
-    *parents, last = path
-    target = body
-    for key in parents:
-        target = target[key]
-    if how == "key":
-        target[odd] = target.pop(last)
-    else:
-        target[last] = odd
-    return body
-
-
-def _places(
-    op_id: str, first: Req, req: Req, index: int
-) -> Iterator[tuple[str, Callable[[str], Req]]]:
-    """Every place of `req` (the op's base number `index`) an odd string can go, named."""
-    _, _, op = OPS[op_id]
-    if index == 0:
-        for param in op.get("parameters", []):
-            part = {"path": "params", "query": "query", "header": "headers"}[param["in"]]
-            yield f"{param['in']} {param['name']}", _param(first, part, param["name"])
-        if any("HTTPBearer" in s for s in op.get("security", [])):
-            yield "bearer token", _param(first, "token", "")
-    content = op.get("requestBody", {}).get("content", {}).get("application/json", {})
-    if req.body is not None:
-        for how, path in _body_places(req.body, content.get("schema")):
-            yield f"body {how} {'/'.join(map(str, path))}", _in_body(req, how, path)
-
-
-def _param(req: Req, part: str, name: str) -> Callable[[str], Req]:
-    """`req` with an odd string as its path, query or header parameter `name`, or token."""
-
-    def put(odd: str) -> Req:
-        if part == "token":
-            return replace(req, token=odd)
-        if part == "params":
-            return replace(req, params={**req.params, name: odd})
-        if part == "query":
-            return replace(req, query={**req.query, name: odd})
-        return replace(req, headers={**req.headers, name: odd})
-
-    return put
-
-
-def _in_body(req: Req, how: str, path: Path_) -> Callable[[str], Req]:
-    return lambda odd: replace(req, body=_put(req.body, how, path, odd))
-
-
-def _in_frame(frame: Any, how: str, path: Path_) -> Callable[[str], Any]:
-    return lambda odd: _put(frame, how, path, odd)
-
-
-async def _send(http: httpx.AsyncClient, req: Req) -> httpx.Response | None:
-    """Send `req` as bytes on the wire; None when the client itself refuses (a NUL in a
-    header)."""
-    path = req.path
-    for name, value in req.params.items():
-        path = path.replace("{" + name + "}", _url(value))
-    if req.query:
-        path += "?" + "&".join(f"{k}={_url(v)}" for k, v in req.query.items())
-    headers = {k.encode(): v.encode("utf-8", "surrogatepass") for k, v in req.headers.items()}
-    if req.token is not None:
-        headers[b"authorization"] = b"Bearer " + req.token.encode("utf-8", "surrogatepass")
-    content = None
-    if req.body is not None:
-        content = _wire(req.body).encode()
-        headers[b"content-type"] = b"application/json"
-    try:
-        return await http.request(req.method.upper(), path, content=content, headers=headers)
-    except httpx.LocalProtocolError:
-        return None
-
-
-def _wrong(response: httpx.Response) -> str | None:
-    """What breaks the promise in `response`, if anything."""
-    status = response.status_code
-    if status >= 500:
-        return f"{status} {response.text[:200]}"
-    if status >= 400 and response.request.method != "HEAD":
-        try:
-            error = response.json()["error"]
-        except (ValueError, KeyError, TypeError):
-            return f"{status} not the error shape: {response.text[:200]}"
-        if not (isinstance(error, dict) and error.get("code") and error.get("message")):
-            return f"{status} not the error shape: {response.text[:200]}"
-        if "details" in error and status != 422:
-            return f"{status} details on a non-422"
-    return None
-
-
 def _errors_logged(caplog: pytest.LogCaptureFixture) -> list[str]:
     return [
         f"{r.name}: {r.getMessage()[:200]}"
@@ -500,7 +304,7 @@ async def test_odd_strings_in_every_place_of_a_request(
     done: set[str] = set()
     for index, base in enumerate(BASES[op_id]):
         sample = await base(table)
-        labels = [label for label, _ in _places(op_id, first if index else sample, sample, index)]
+        labels = [label for label, _ in places_of(op_id, first if index else sample, sample, index)]
         if only := getattr(base, "only", None):
             labels = [x for x in labels if x.split(" ", 2)[-1].startswith(only)]
         labels = [x for x in labels if x not in SHARED or x not in done]
@@ -528,9 +332,9 @@ async def _try(
 ) -> str | None:
     """Send `odd` in the place `label` of `base`'s request; what broke the promise."""
     req = await base(t)  # anew: a fresh room to join, a fresh invitation (a fine name takes it)
-    place = dict(_places(op_id, first if index else req, req, index))[label]
-    response = await _send(t.http, place(odd))
-    problem = response is not None and _wrong(response)
+    place = dict(places_of(op_id, first if index else req, req, index))[label]
+    response = await send(t.http, place(odd))
+    problem = response is not None and broken_promise(response)
     return f"{op_id} {label} {odd[:12]!r}: {problem}" if problem else None
 
 
@@ -552,7 +356,7 @@ async def _opening(url: str, first: str | None) -> str | None:
         async with connect(url, max_size=None, open_timeout=30) as ws:
             if first is not None:
                 await ws.send(first)
-            await ws.send(_wire({"type": "ping"}))
+            await ws.send(wire({"type": "ping"}))
             for frame in await _until_pong(ws):
                 if frame.get("type") == "error" and not frame["error"].get("code"):
                     return f"error frame without a code: {frame}"
@@ -574,11 +378,11 @@ async def _in_session(base: str, room: str, token: str, frames: list[str]) -> li
     while pending:
         try:
             async with connect(url, max_size=None) as ws:
-                await ws.send(_wire({"type": "auth", "token": token}))
+                await ws.send(wire({"type": "auth", "token": token}))
                 while pending:
                     frame = pending.pop(0)
                     await ws.send(frame)
-                    await ws.send(_wire({"type": "ping"}))
+                    await ws.send(wire({"type": "ping"}))
                     for answer in await _until_pong(ws):
                         if answer.get("type") == "error" and not answer["error"].get("code"):
                             wrong.append(f"{frame[:60]}: error frame without a code")
@@ -595,10 +399,10 @@ def _frame_places(t: Table) -> dict[str, list[Callable[[str], Any]]]:
     for move in _moves(t):
         frame = {"type": "move", "move": move, "version": 2}
         move_schema = SCHEMA["components"]["schemas"]["MoveRequest"]["properties"]["move"]
-        for how, path in _body_places(move, move_schema):
+        for how, path in body_places(move, move_schema):
             if path != ("type",) or not move_frames:
-                move_frames.append(_in_frame(frame, how, ("move", *path)))
-    move_frames.append(_in_frame(frame, "set", ("version",)))
+                move_frames.append(in_frame(frame, how, ("move", *path)))
+    move_frames.append(in_frame(frame, "set", ("version",)))
     return {
         "frame type": [lambda s: {"type": s}],
         "move frame": [lambda s: {"type": "move", "move": s, "version": 2}, *move_frames],
@@ -621,7 +425,7 @@ async def test_odd_strings_in_every_frame_a_seat_sends(
             table.tokens[0],
         )
     )
-    frames = [_wire(make(odd)) for make in _frame_places(table)[place] for odd in ODD]
+    frames = [wire(make(odd)) for make in _frame_places(table)[place] for odd in ODD]
     wrong = await _in_session(server.ws_url, room, token, frames)
     assert not wrong, "\n".join(wrong)
     assert await table.versions() == before
@@ -637,16 +441,16 @@ async def test_odd_strings_in_a_socket_s_opening(
     wrong: list[str] = []
     for odd in ODD:
         if place == "auth token":
-            problem = await _opening(url, _wire({"type": "auth", "token": odd}))
+            problem = await _opening(url, wire({"type": "auth", "token": odd}))
         elif place == "auth type":
-            problem = await _opening(url, _wire({"type": odd, "token": table.tokens[1]}))
+            problem = await _opening(url, wire({"type": odd, "token": table.tokens[1]}))
         elif place == "query token":
-            problem = await _opening(f"{url}?token={_url(odd)}", None)
+            problem = await _opening(f"{url}?token={url_part(odd)}", None)
         elif place == "query watch":
-            problem = await _opening(f"{url}?watch={_url(odd)}", None)
+            problem = await _opening(f"{url}?watch={url_part(odd)}", None)
         else:
-            other = f"{server.ws_url}/api/rooms/{_url(odd)}/ws"
-            problem = await _opening(other, _wire({"type": "auth", "token": table.tokens[1]}))
+            other = f"{server.ws_url}/api/rooms/{url_part(odd)}/ws"
+            problem = await _opening(other, wire({"type": "auth", "token": table.tokens[1]}))
         if problem:
             wrong.append(f"{place} {odd[:12]!r}: {problem}")
     assert not wrong, "\n".join(wrong)

@@ -14,6 +14,8 @@ another test module (tests/test_structure.py checks).
 - `hangs`: what a hung test leaves behind.
 - `leaks`: the card-leak detector of the audits.
 - `memory_store`: the room service's store and writer in memory.
+- `oddities`: odd strings, the places of a request /openapi.json names, and what in an
+  answer breaks docs/api.md's error promise (the hostile odd-strings test).
 - `openapi`: every operation of /openapi.json with its operation id (`OPERATIONS`).
 - `players`: REST helpers, a recording seat and a bot for the multi-process tests.
 - `ports`: free loopback ports.
