@@ -300,10 +300,10 @@ async def _handle(
         raise InvalidRequest('a spectator may send only "ping"')
     try:
         if kind == "move":
-            body = MoveRequest.model_validate(data, extra="ignore")
+            body = MoveRequest.model_validate(_body_of(data, MoveRequest))
             await service.play(room, seat, body.move, body.version)
         elif kind == "vote":
-            vote = VoteRequest.model_validate(data, extra="ignore")
+            vote = VoteRequest.model_validate(_body_of(data, VoteRequest))
             await service.cast(room, seat, vote.vote, vote.version)
         else:
             raise InvalidRequest('type must be "move", "vote", "chat" or "ping"')
@@ -311,6 +311,13 @@ async def _handle(
         message, details = field_errors(exc.errors())
         error = MalformedMove if kind == "move" else InvalidRequest
         raise error(message, details=details) from None
+
+
+def _body_of(frame: dict[str, Any], model: type[MoveRequest | VoteRequest]) -> dict[str, Any]:
+    """The part of a move or vote frame that is REST's body: the frame's own keys (its
+    "type", any other) are left out, and what is inside is checked as strictly as over REST
+    (a move with a field it does not have is refused, not played)."""
+    return {key: value for key, value in frame.items() if key in model.model_fields}
 
 
 def _error_frame(exc: AppError | rules.IllegalMove) -> dict[str, Any]:

@@ -15,7 +15,7 @@ from websockets.exceptions import ConnectionClosed
 
 from tests.kit.clients import Api, Socket, seat_socket
 from tests.kit.deals import MELDS, OUT_IN_ONE_TURN, fixed_deal
-from tests.kit.responses import ok
+from tests.kit.responses import error_code, ok
 from tests.kit.rooms import online_room
 from tests.kit.servers import LiveServer
 
@@ -112,6 +112,22 @@ async def test_an_error_frame_then_the_current_view(server: LiveServer, client: 
         assert (await ws.until(lambda f: f["type"] == "error"))["error"][
             "code"
         ] == "invalid_request"
+
+
+async def test_a_move_frame_is_checked_as_strictly_as_rest(server: LiveServer, client: Api) -> None:
+    # REST refuses a move with a field it does not have; the socket played it.
+    room, tokens = await online_room(client, seed=24)
+    odd = {**DRAW, "bogus": "x"}
+    assert error_code(await client.move(room, tokens[0], odd, 0), 422) == "invalid_move"
+    async with seat_socket(server, room, tokens[0]) as ws:
+        await ws.state()
+        await ws.send({"type": "move", "move": odd, "version": 0})
+        error = await ws.until(lambda f: f["type"] == "error")
+        assert error["error"]["code"] == "invalid_move", error
+        assert ok(await client.state(room, tokens[0]))["version"] == 0
+        # The frame's own keys beside "move" and "version" are still its business.
+        await ws.send({"type": "move", "move": DRAW, "version": 0, "id": 7})
+        assert (await ws.state(version=1))["version"] == 1
 
 
 async def test_a_reconnect_gets_a_full_fresh_view(server: LiveServer, client: Api) -> None:
