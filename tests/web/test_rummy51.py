@@ -54,19 +54,22 @@ async def test_phone_width_has_no_horizontal_scroll_and_cards_are_tappable(pages
     await expect(tapped).to_have_attribute("aria-pressed", "true")
     width = await page.evaluate("() => [document.documentElement.scrollWidth, window.innerWidth]")
     assert width[0] <= width[1] == 375, width
-    for i in range(await cards.count()):
-        card = cards.nth(i)
-        await card.scroll_into_view_if_needed()
-        box = await card.bounding_box()
-        assert box and box["x"] >= 0 and box["x"] + box["width"] <= 375, box
-        assert box["width"] >= 40 and box["height"] >= 44, box
+    # Every card measured in one turn of the page's script: the hand can be drawn again
+    # between a locator's steps (a presence frame), which detached the card being measured.
+    found = await page.evaluate(
+        """() => [...document.querySelectorAll("#hand .card")].map((el) => {
+               el.scrollIntoView({ block: "nearest", inline: "nearest" });
+               const r = el.getBoundingClientRect();
+               const at = document.elementFromPoint(r.x + 10, r.y + r.height / 2);
+               return { x: r.x, width: r.width, height: r.height, hit: el.contains(at) };
+           })"""
+    )
+    assert len(found) == 14, found
+    for i, box in enumerate(found):
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 375, (i, box)
+        assert box["width"] >= 40 and box["height"] >= 44, (i, box)
         # The hand overlaps to stay in one row: the strip with the card's rank and suit,
         # on its left, is what a finger taps.
-        hit = await card.evaluate(
-            """el => { const r = el.getBoundingClientRect();
-                       const at = document.elementFromPoint(r.x + 10, r.y + r.height / 2);
-                       return el.contains(at); }"""
-        )
-        assert hit, f"card {i} is covered"
+        assert box["hit"], f"card {i} is covered"
     await page.evaluate("() => window.scrollTo(0, 0)")
     await screenshot(page, "table-phone-rummy51")
