@@ -57,15 +57,18 @@ class TMeld:
         self.high = high
         self.cards = cards
         self.stands = stands
-        self._fits = -1  # `fit_bits`, once asked
+        self._fits = [-1, -1]  # `fit_bits` with the ace low only, and high too, once asked
 
     def fit_bits(self, ace_high: bool) -> int:
-        """`fitting_naturals` as a bitmask (bit c for card int c), worked out once: a meld
-        never changes, and lay-offs are listed from it again at every turn it is on the
-        table. (A meld belongs to one variant, so `ace_high` is always the same.)"""
-        if self._fits < 0:
-            self._fits = sum(1 << c for c in fitting_naturals(self, ace_high))
-        return self._fits
+        """`fitting_naturals` as a bitmask (bit c for card int c), worked out once per ace
+        rule: a meld never changes, and lay-offs are listed from it again at every turn it
+        is on the table. One TMeld may serve rooms of several variants (rules.boundary.moves
+        shares them by their cards), so it is remembered per ace rule: a classic room's
+        J-Q-K run told a rummy51 room's, where the ace goes high, that no ace fits."""
+        fits = self._fits[ace_high]
+        if fits < 0:
+            fits = self._fits[ace_high] = sum(1 << c for c in fitting_naturals(self, ace_high))
+        return fits
 
     def with_id(self, id: int) -> TMeld:
         return TMeld(id, self.is_run, self.key, self.low, self.high, self.cards, self.stands)

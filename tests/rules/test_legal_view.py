@@ -142,3 +142,33 @@ def test_an_ace_on_a_run_up_to_the_king_is_listed_low_where_aces_are_low(variant
     assert [(x.card, x.meld, x.end) for x in legal.layoffs] == [("AC", "m1", "low")]
     after = rules.apply(state, 0, scenarios.layoff("m1", "AC", end="low"))
     assert after.melds[0].cards == ("AC", *run)
+
+
+def test_a_run_seen_in_a_classic_room_still_takes_a_high_ace_in_rummy51() -> None:
+    """One engine meld serves every room with the same cards (rules.boundary.moves), and it
+    remembered which naturals fit from the first room that asked: after a classic room's
+    J-Q-K of diamonds (ace low only), a rummy51 room's left the AD out of `legal` (found by
+    the test above in a CI worker that had played classic first)."""
+    run = ("JD", "QD", "KD")
+
+    def table(variant: str, players: int, mine: tuple[str, ...]) -> rules.GameState:
+        start = rules.new_game(variant, players, seed=b"ace-high")
+        cards = [*start.stock, *start.discard, *(c for h in start.hands for c in h)]
+        rest = [c for c in dict.fromkeys(cards) if c not in run + mine]
+        size = len(start.hands[1])
+        return scenarios.with_fields(
+            start,
+            hands=(mine, *(tuple(rest[i * size : (i + 1) * size]) for i in range(players - 1))),
+            discard=(rest[-1],),
+            stock=tuple(rest[size * (players - 1) : -1]),
+            melds=({"id": "m1", "cards": run, "kind": "run", "stands_for": run},),
+            opened=(True,) * players,
+            phase="play",
+            turn=0,
+        )
+
+    classic = rules.seat_view(table("classic", 2, ("AD", "2H", "4H", "3S")), 0).legal
+    assert classic is not None and not [x for x in classic.layoffs if x.card == "AD"]
+    rummy51 = rules.seat_view(table("rummy51", 2, ("AD", "2H", "4H", "3S")), 0).legal
+    assert rummy51 is not None
+    assert ("AD", "m1", "high") in [(x.card, x.meld, x.end) for x in rummy51.layoffs]
