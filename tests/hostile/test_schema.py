@@ -14,21 +14,14 @@ import pytest
 import schemathesis
 from hypothesis import HealthCheck, settings
 
+from tests.kit.openapi import app_schema
 from tests.kit.responses import ok
 from tests.kit.rooms import online_room
 from tests.kit.servers import LiveServer
 
-
-def _app_schema() -> dict:
-    from app.config import Settings
-    from app.main import create_app
-
-    return create_app(Settings(database_url="sqlite+aiosqlite:///:memory:")).openapi()
-
-
 # The app's schema, built without serving; `test_the_live_schema_is_the_apps` checks that
 # the running server publishes this very document.
-APP_SCHEMA = _app_schema()
+APP_SCHEMA = app_schema()
 schema = schemathesis.openapi.from_dict(APP_SCHEMA)
 
 

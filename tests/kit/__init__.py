@@ -16,7 +16,8 @@ another test module (tests/test_structure.py checks).
 - `memory_store`: the room service's store and writer in memory.
 - `oddities`: odd strings, the places of a request /openapi.json names, and what in an
   answer breaks docs/api.md's error promise (the hostile odd-strings test).
-- `openapi`: every operation of /openapi.json with its operation id (`OPERATIONS`).
+- `openapi`: the app's /openapi.json built without serving (`app_schema`), and every
+  operation with its operation id (`OPERATIONS`).
 - `players`: REST helpers, a recording seat and a bot for the multi-process tests.
 - `ports`: free loopback ports.
 - `processes`: `rummy serve` as a subprocess.

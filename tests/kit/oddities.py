@@ -16,6 +16,8 @@ from urllib.parse import quote
 
 import httpx
 
+from tests.kit.openapi import app_schema
+
 ODD = [
     "²",
     "١٢",  # Arabic-Indic digits: str.isdigit, not int()'s ASCII
@@ -74,13 +76,6 @@ class Req:
     headers: dict[str, str] = field(default_factory=dict)
     body: Any = None
     token: str | None = None
-
-
-def app_schema() -> dict[str, Any]:
-    from app.config import Settings
-    from app.main import create_app
-
-    return create_app(Settings(database_url="sqlite+aiosqlite:///:memory:")).openapi()
 
 
 SCHEMA = app_schema()
